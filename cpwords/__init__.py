@@ -1,0 +1,1 @@
+"""cpwords: a constraint-programming solver suite for word puzzles."""

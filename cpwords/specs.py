@@ -1,0 +1,371 @@
+"""Puzzle specifications: pydantic models read from YAML.
+
+Every puzzle kind defines one spec class (in ``cpwords/puzzles/<kind>/spec.py``) deriving from
+:class:`BaseSpec`, with ``kind`` as a ``Literal``. The kind selects the class; unknown fields are
+errors. YAML is read with the safe loader, guarded against oversized and alias-bomb documents, and
+every error names the file, the line when known, the field path and the value, in one line.
+
+Example
+-------
+>>> spec = loads_spec("kind: ladder\\nstart: cat\\ntarget: dog\\n")  # doctest: +SKIP
+>>> spec.start
+'cat'
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from cpwords.errors import InputError
+
+#: kind name -> module holding its spec class (named ``SPEC`` in that module).
+KIND_MODULES: dict[str, str] = {}
+
+MAX_YAML_BYTES = 4 * 1024 * 1024
+MAX_YAML_NODES = 500_000
+
+
+class StrictModel(BaseModel):
+    """A model that rejects unknown fields and documents fields from their docstrings."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class DictionaryRef(StrictModel):
+    """Which words a puzzle may use: a built-in dictionary, a word-list file or inline words.
+
+    In YAML a plain string is a built-in name (``dictionary: scowl-70``); a mapping names exactly
+    one of ``name``, ``path`` or ``words`` and may add filters.
+    """
+
+    name: str | None = None
+    """Built-in dictionary name, e.g. ``scowl-70``, ``scowl-british-50``, ``common-10k``."""
+    path: Path | None = None
+    """A word-list file: one word a line, ``#`` starts a comment. Relative to the YAML file's folder."""
+    words: list[str] | None = None
+    """Inline words (any case)."""
+    min_length: int | None = Field(default=None, ge=1)
+    """Keep only words of at least this many letters."""
+    max_length: int | None = Field(default=None, ge=1)
+    """Keep only words of at most this many letters."""
+    max_level: int | None = Field(default=None, ge=1)
+    """Keep only words whose SCOWL level is at most this (lower levels are more common words)."""
+    drop_plurals: bool = False
+    """Drop words that are another word of the list plus ``s`` or ``es``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_name(cls, data: Any) -> Any:
+        if isinstance(data, str):
+            return {"name": data}
+        return data
+
+    @field_validator("path")
+    @classmethod
+    def _resolve_path(cls, value: Path | None, info: ValidationInfo) -> Path | None:
+        if value is None:
+            return None
+        base = (info.context or {}).get("base_dir")
+        value = value.expanduser()
+        if not value.is_absolute() and base is not None:
+            value = Path(base) / value
+        return value
+
+    @model_validator(mode="after")
+    def _exactly_one_source(self) -> DictionaryRef:
+        given = [k for k in ("name", "path", "words") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                "a dictionary needs exactly one of 'name', 'path' or 'words'"
+                + (f" (got {', '.join(given)})" if given else "")
+            )
+        if self.min_length and self.max_length and self.min_length > self.max_length:
+            raise ValueError("min_length is larger than max_length")
+        return self
+
+    def label(self) -> str:
+        """A short human name for this dictionary, for messages and tables."""
+        if self.name is not None:
+            base = self.name
+        elif self.path is not None:
+            base = str(self.path)
+        else:
+            base = f"{len(self.words or [])} inline words"
+        filters = [
+            f"{k}={getattr(self, k)}"
+            for k in ("min_length", "max_length", "max_level")
+            if getattr(self, k) is not None
+        ]
+        if self.drop_plurals:
+            filters.append("drop_plurals")
+        return base + (f" ({', '.join(filters)})" if filters else "")
+
+
+class BaseSpec(StrictModel):
+    """Fields every puzzle kind shares. Each kind adds its own and narrows ``kind`` and ``engine``."""
+
+    kind: str
+    """The puzzle kind; selects the model (see ``cpwords schema``)."""
+    title: str | None = None
+    """Optional name of this puzzle, shown in output."""
+    seed: int | None = None
+    """Seed for every random choice; the same seed gives the same answer. None: a fresh seed, reported in stats."""
+    time_limit: float | None = Field(default=None, gt=0)
+    """Stop after this many seconds and report the best answer found so far."""
+    workers: int | None = Field(default=None, ge=1)
+    """Parallel workers for engines that can use them (CP-SAT); default: the engine's choice."""
+
+
+def register_kind(kind: str, module: str) -> None:
+    """Declare that ``module`` defines ``SPEC``, the spec class of ``kind``."""
+    KIND_MODULES[kind] = module
+
+
+def spec_class(kind: str) -> type[BaseSpec]:
+    """The spec class of a kind; raises InputError naming the known kinds."""
+    if kind not in KIND_MODULES:
+        raise InputError(
+            f"unknown puzzle kind; known kinds: {', '.join(sorted(KIND_MODULES)) or 'none yet'}",
+            field="kind",
+            value=kind,
+        )
+    return importlib.import_module(KIND_MODULES[kind]).SPEC
+
+
+def all_spec_classes() -> list[type[BaseSpec]]:
+    """Spec classes of every registered kind, in registration order."""
+    return [spec_class(k) for k in KIND_MODULES]
+
+
+# ---------------------------------------------------------------- YAML in
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe loader; a separate class so that nothing we add leaks into PyYAML's."""
+
+
+def _expanded_size(node: yaml.Node, memo: dict[int, int], depth: int = 0) -> int:
+    """Number of nodes the document has once aliases are expanded (a bomb has billions)."""
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    if depth > 200:
+        raise InputError("the YAML document is nested too deeply")
+    size = 1
+    if isinstance(node, yaml.SequenceNode):
+        size += sum(_expanded_size(child, memo, depth + 1) for child in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        size += sum(
+            _expanded_size(k, memo, depth + 1) + _expanded_size(v, memo, depth + 1)
+            for k, v in node.value
+        )
+    memo[key] = min(size, MAX_YAML_NODES + 1)
+    return memo[key]
+
+
+def _line_of(node: yaml.Node | None, loc: Iterable[Any]) -> int | None:
+    """1-based line of the node at ``loc`` inside ``node``, or of the deepest node found."""
+    if node is None:
+        return None
+    line = node.start_mark.line + 1
+    for step in loc:
+        child = None
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == str(step):
+                    child = v
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int):
+            if 0 <= step < len(node.value):
+                child = node.value[step]
+        if child is None:
+            break
+        node = child
+        line = node.start_mark.line + 1
+    return line
+
+
+def _field_path(loc: Iterable[Any]) -> str:
+    out = ""
+    for step in loc:
+        if isinstance(step, int):
+            out += f"[{step}]"
+        else:
+            out += ("." if out else "") + str(step)
+    return out
+
+
+def _validation_to_input_error(
+    err: ValidationError, cls: type[BaseModel], source: str | None, node: yaml.Node | None
+) -> InputError:
+    first = err.errors(include_url=False)[0]
+    # Pydantic adds the names of wrapper validators (e.g. 'function-after[...]') to loc.
+    loc = [s for s in first["loc"] if not (isinstance(s, str) and "[" in s and "]" in s)]
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        allowed = _allowed_fields(cls, loc[:-1])
+        message = "unknown field" + (f"; allowed fields: {', '.join(allowed)}" if allowed else "")
+    elif first["type"] == "missing":
+        message = "required field is missing"
+    value = first.get("input")
+    kwargs: dict[str, Any] = {}
+    if first["type"] not in ("missing",) and not isinstance(value, dict):
+        kwargs["value"] = value
+    return InputError(
+        message, source=source, field=_field_path(loc) or None, line=_line_of(node, loc), **kwargs
+    )
+
+
+def _allowed_fields(cls: type[BaseModel], parent: list[Any]) -> list[str]:
+    model: Any = cls
+    for step in parent:
+        if isinstance(step, int):
+            continue
+        field = getattr(model, "model_fields", {}).get(step)
+        if field is None:
+            return []
+        annotation = field.annotation
+        candidates = [annotation, *getattr(annotation, "__args__", ())]
+        model = next((c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)), None)
+        if model is None:
+            return []
+    return sorted(model.model_fields)
+
+
+def parse_spec(
+    data: Any,
+    *,
+    source: str | None = None,
+    base_dir: Path | None = None,
+    node: yaml.Node | None = None,
+) -> BaseSpec:
+    """Validate one YAML document (already parsed to Python data) into the spec of its kind."""
+    line = node.start_mark.line + 1 if node is not None else None
+    if not isinstance(data, dict):
+        raise InputError(
+            "a puzzle must be a mapping of fields with a 'kind' field",
+            source=source,
+            line=line,
+            value=data,
+        )
+    if "kind" not in data:
+        raise InputError(
+            f"field 'kind' is missing; known kinds: {', '.join(sorted(KIND_MODULES))}",
+            source=source,
+            line=line,
+        )
+    kind = data["kind"]
+    try:
+        cls = spec_class(str(kind))
+    except InputError as exc:
+        raise exc.located(source=source, line=_line_of(node, ["kind"])) from None
+    try:
+        spec = cls.model_validate(data, context={"base_dir": base_dir, "source": source})
+    except ValidationError as exc:
+        raise _validation_to_input_error(exc, cls, source, node) from None
+    except InputError as exc:
+        raise exc.located(source=source, line=line) from None
+    spec._source = source  # type: ignore[attr-defined]
+    return spec
+
+
+def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = None) -> list[BaseSpec]:
+    """Every puzzle of a YAML text (documents separated by ``---`` form a batch)."""
+    if len(text.encode("utf-8", "replace")) > MAX_YAML_BYTES:
+        raise InputError(f"the YAML text is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB", source=source)
+    try:
+        nodes = [n for n in yaml.compose_all(text, Loader=_Loader) if n is not None]
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(f"not valid YAML: {problem}", source=source,
+                         line=mark.line + 1 if mark else None) from None
+    if not nodes:
+        raise InputError("the file holds no puzzle (it is empty); start with a 'kind:' line", source=source)
+    specs = []
+    for node in nodes:
+        if _expanded_size(node, {}) > MAX_YAML_NODES:
+            raise InputError(
+                f"the YAML document expands to more than {MAX_YAML_NODES:,} values (alias bomb?)",
+                source=source, line=node.start_mark.line + 1,
+            )
+        try:
+            data = _Loader(text).construct_document(node)
+        except yaml.YAMLError as exc:
+            raise InputError(f"not valid YAML: {exc}", source=source) from None
+        specs.append(parse_spec(data, source=source, base_dir=base_dir, node=node))
+    return specs
+
+
+def loads_spec(text: str, *, source: str = "<string>", base_dir: Path | None = None) -> BaseSpec:
+    """The single puzzle of a YAML text; a batch of several is an error here."""
+    specs = loads_specs(text, source=source, base_dir=base_dir)
+    if len(specs) != 1:
+        raise InputError(f"expected one puzzle, found {len(specs)}", source=source)
+    return specs[0]
+
+
+def _read(path: str | Path) -> tuple[str, str, Path]:
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise InputError("is a folder, not a YAML file", source=str(p))
+        if p.stat().st_size > MAX_YAML_BYTES:
+            raise InputError(f"file is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB", source=str(p))
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", source=str(p)) from None
+    except UnicodeDecodeError:
+        raise InputError("not a UTF-8 text file", source=str(p)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", source=str(p)) from None
+    return text, str(p), p.resolve().parent
+
+
+def load_specs(path: str | Path) -> list[BaseSpec]:
+    """Every puzzle of a YAML file (a file may hold several documents: a batch)."""
+    text, source, base = _read(path)
+    return loads_specs(text, source=source, base_dir=base)
+
+
+def load_spec(path: str | Path) -> BaseSpec:
+    """The single puzzle of a YAML file."""
+    text, source, base = _read(path)
+    return loads_spec(text, source=source, base_dir=base)
+
+
+def dump_spec(spec: BaseSpec) -> str:
+    """The spec as YAML (fields left at their default are omitted)."""
+    data = spec.model_dump(mode="json", exclude_defaults=True)
+    data = {"kind": spec.kind, **{k: v for k, v in data.items() if k != "kind"}}
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
+def json_schema(kind: str | None = None) -> dict[str, Any]:
+    """JSON Schema of one kind's spec, or of all kinds (one of them, selected by ``kind``)."""
+    from pydantic import TypeAdapter
+
+    if kind is not None:
+        return spec_class(kind).model_json_schema()
+    classes = all_spec_classes()
+    if len(classes) == 1:
+        return classes[0].model_json_schema()
+    from typing import Annotated, Union
+
+    union = Annotated[Union[tuple(classes)], Field(discriminator="kind")]  # type: ignore[valid-type]
+    schema = TypeAdapter(union).json_schema()
+    schema["title"] = "cpwords puzzle"
+    return schema
