@@ -1,1 +1,46 @@
-"""cpwords: a constraint-programming solver suite for word puzzles."""
+"""cpwords: a constraint-programming solver suite for word puzzles.
+
+>>> import cpwords
+>>> result = cpwords.solve(cpwords.load("examples/ladder-cold-warm.yaml")[0])  # doctest: +SKIP
+
+Heavy modules (OR-Tools, PySAT, the lexicon data) load only when a puzzle needs them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+__all__ = ["load", "loads", "solve", "Lexicon", "load_lexicon", "Result", "Status", "InputError", "verify"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("load", "loads", "solve"):
+        from cpwords import api
+
+        return getattr(api, name)
+    if name in ("Lexicon", "load_lexicon"):
+        from cpwords import lexicon
+
+        return getattr(lexicon, name)
+    if name in ("Result", "Status"):
+        from cpwords import results
+
+        return getattr(results, name)
+    if name == "InputError":
+        from cpwords.errors import InputError
+
+        return InputError
+    if name == "verify":
+        import importlib
+
+        return importlib.import_module("cpwords.verify")
+    # Spec classes by name, e.g. cpwords.LadderSpec
+    if name.endswith("Spec"):
+        from cpwords.specs import all_spec_classes
+
+        for cls in all_spec_classes():
+            if cls.__name__ == name:
+                return cls
+    raise AttributeError(f"module 'cpwords' has no attribute {name!r}")

@@ -15,8 +15,9 @@ Example
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 from pydantic import (
@@ -30,9 +31,10 @@ from pydantic import (
 )
 
 from cpwords.errors import InputError
+from cpwords.puzzles import KINDS
 
 #: kind name -> module holding its spec class (named ``SPEC`` in that module).
-KIND_MODULES: dict[str, str] = {}
+KIND_MODULES: dict[str, str] = {kind: package + ".spec" for kind, package in KINDS.items()}
 
 MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_YAML_NODES = 500_000
@@ -361,11 +363,13 @@ def json_schema(kind: str | None = None) -> dict[str, Any]:
     if kind is not None:
         return spec_class(kind).model_json_schema()
     classes = all_spec_classes()
+    if not classes:
+        return {"title": "cpwords puzzle", "oneOf": []}
     if len(classes) == 1:
         return classes[0].model_json_schema()
-    from typing import Annotated, Union
+    from typing import Annotated
 
-    union = Annotated[Union[tuple(classes)], Field(discriminator="kind")]  # type: ignore[valid-type]
+    union = Annotated[tuple(classes), Field(discriminator="kind")]  # type: ignore[valid-type]
     schema = TypeAdapter(union).json_schema()
     schema["title"] = "cpwords puzzle"
     return schema

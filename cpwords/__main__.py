@@ -1,0 +1,5 @@
+"""python -m cpwords"""
+
+from cpwords.cli import main
+
+raise SystemExit(main())

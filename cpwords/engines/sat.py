@@ -1,0 +1,353 @@
+"""PySAT helpers, puzzle-agnostic: CNF building blocks, cardinality encodings, solving under
+assumptions with a time limit, incremental minimisation of a count, and enumeration with
+blocking clauses projected on chosen variables.
+
+Example
+-------
+>>> m = CnfModel()
+>>> x = [m.var(("x", i)) for i in range(3)]
+>>> m.exactly_one(x)
+>>> enumerate_models(m, x).count
+3
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pysat.card import CardEnc, EncType, ITotalizer
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from cpwords.results import Status
+
+DEFAULT_SOLVER = "glucose4"
+
+
+class CnfModel:
+    """A CNF formula under construction, with named variables.
+
+    Variables are positive integers from an :class:`IDPool`; ``var(name)`` returns the same
+    integer for the same hashable name. Literals are ±variable.
+    """
+
+    def __init__(self) -> None:
+        self.pool = IDPool()
+        self.clauses: list[list[int]] = []
+
+    # -- variables and clauses
+    def var(self, name: Hashable) -> int:
+        """The variable named ``name`` (created on first use)."""
+        return self.pool.id(name)
+
+    def new_var(self) -> int:
+        """A fresh auxiliary variable."""
+        return self.pool.id(("__aux", self.pool.top + 1))
+
+    def add(self, clause: Iterable[int]) -> None:
+        """Add one clause (a disjunction of literals)."""
+        self.clauses.append(list(clause))
+
+    def add_all(self, clauses: Iterable[Iterable[int]]) -> None:
+        """Add several clauses."""
+        self.clauses.extend(list(c) for c in clauses)
+
+    def implies(self, a: int, b: int) -> None:
+        """a → b."""
+        self.clauses.append([-a, b])
+
+    def implies_any(self, a: int, bs: Sequence[int]) -> None:
+        """a → (b1 ∨ b2 ∨ …)."""
+        self.clauses.append([-a, *bs])
+
+    def equiv_and(self, out: int, ins: Sequence[int]) -> None:
+        """out ↔ (i1 ∧ i2 ∧ …)."""
+        for i in ins:
+            self.clauses.append([-out, i])
+        self.clauses.append([out, *(-i for i in ins)])
+
+    def equiv_or(self, out: int, ins: Sequence[int]) -> None:
+        """out ↔ (i1 ∨ i2 ∨ …)."""
+        for i in ins:
+            self.clauses.append([out, -i])
+        self.clauses.append([-out, *ins])
+
+    # -- cardinality
+    def _card(self, lits: Sequence[int], bound: int, kind: str, encoding: int) -> None:
+        lits = list(lits)
+        if kind == "atmost" and bound >= len(lits):
+            return
+        if kind == "atleast" and bound <= 0:
+            return
+        enc = getattr(CardEnc, kind)(lits=lits, bound=bound, vpool=self.pool, encoding=encoding)
+        self.clauses.extend(enc.clauses)
+
+    def at_most_one(self, lits: Sequence[int]) -> None:
+        """At most one literal true (pairwise for few literals, ladder/sequential otherwise)."""
+        lits = list(lits)
+        if len(lits) <= 6:
+            for i in range(len(lits)):
+                for j in range(i + 1, len(lits)):
+                    self.clauses.append([-lits[i], -lits[j]])
+        else:
+            self._card(lits, 1, "atmost", EncType.seqcounter)
+
+    def at_least_one(self, lits: Sequence[int]) -> None:
+        """At least one literal true."""
+        self.clauses.append(list(lits))
+
+    def exactly_one(self, lits: Sequence[int]) -> None:
+        """Exactly one literal true."""
+        self.at_least_one(lits)
+        self.at_most_one(lits)
+
+    def at_most_k(self, lits: Sequence[int], k: int, encoding: int = EncType.seqcounter) -> None:
+        """At most k literals true (``pysat.card``)."""
+        if k < 0:
+            self.clauses.append([])
+        else:
+            self._card(lits, k, "atmost", encoding)
+
+    def at_least_k(self, lits: Sequence[int], k: int, encoding: int = EncType.seqcounter) -> None:
+        """At least k literals true (``pysat.card``)."""
+        if k > len(lits):
+            self.clauses.append([])
+        else:
+            self._card(lits, k, "atleast", encoding)
+
+    def exactly_k(self, lits: Sequence[int], k: int, encoding: int = EncType.seqcounter) -> None:
+        """Exactly k literals true."""
+        self.at_most_k(lits, k, encoding)
+        self.at_least_k(lits, k, encoding)
+
+    # -- ordering (symmetry breaking)
+    def order_literals(self, onehot: Sequence[int]) -> list[int]:
+        """Order encoding of a one-hot integer x ∈ {0..m-1}: ``ge[v] ↔ x ≥ v`` for v = 1..m-1.
+
+        Returned list ``ge`` has ``ge[v-1]`` for ``x ≥ v``.
+        """
+        m = len(onehot)
+        ge: list[int] = []
+        for v in range(1, m):
+            g = self.new_var()
+            self.equiv_or(g, onehot[v:])
+            ge.append(g)
+        return ge
+
+    def lex_leq(self, xs: Sequence[Sequence[int]], ys: Sequence[Sequence[int]]) -> None:
+        """Post X ≤lex Y over integer vectors given by their order literals (see ``order_literals``).
+
+        ``xs[i]`` and ``ys[i]`` are the ``ge`` lists of the i-th entries (same domain). Equal
+        vectors are allowed, so ties (equal values) are fine.
+        """
+        equal_so_far = None  # None stands for "true" at position 0
+        for i, (gx, gy) in enumerate(zip(xs, ys, strict=True)):
+            guard = [] if equal_so_far is None else [-equal_so_far]
+            # equal so far → x_i ≤ y_i, i.e. for all v: x ≥ v → y ≥ v
+            for a, b in zip(gx, gy, strict=True):
+                self.clauses.append([*guard, -a, b])
+            if i == len(xs) - 1:
+                break
+            # equal so far ∧ not (x_i < y_i) → equal after i; x_i < y_i ⇐ some v: x < v ≤ y
+            nxt = self.new_var()
+            witnesses = []
+            for a, b in zip(gx, gy, strict=True):
+                d = self.new_var()
+                self.clauses.append([-d, -a])
+                self.clauses.append([-d, b])
+                witnesses.append(d)
+            self.clauses.append([*guard, nxt, *witnesses])
+            equal_so_far = nxt
+
+
+@dataclass
+class SatOutcome:
+    """The end of one SAT call: status and the set of true variables of the model found."""
+
+    status: Status
+    true_vars: set[int] = field(default_factory=set)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def is_true(self, lit: int) -> bool:
+        """Whether ``lit`` holds in the model found."""
+        return (lit in self.true_vars) if lit > 0 else (-lit not in self.true_vars)
+
+
+class _Deadline:
+    """Interrupts a solver when the time limit passes (PySAT's ``interrupt``)."""
+
+    def __init__(self, solver: Solver, time_limit: float | None) -> None:
+        self.solver = solver
+        self.end = None if time_limit is None else time.monotonic() + time_limit
+        self.timer: threading.Timer | None = None
+
+    def remaining(self) -> float | None:
+        return None if self.end is None else max(0.0, self.end - time.monotonic())
+
+    def run(self, assumptions: Sequence[int] = ()) -> bool | None:
+        """solve_limited under the deadline: True, False, or None when interrupted."""
+        left = self.remaining()
+        if left is None:
+            return self.solver.solve(assumptions=list(assumptions))
+        if left <= 0:
+            return None
+        self.timer = threading.Timer(left, self.solver.interrupt)
+        self.timer.start()
+        try:
+            answer = self.solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+        finally:
+            self.timer.cancel()
+            self.solver.clear_interrupt()
+        return answer
+
+
+def new_solver(model: CnfModel, name: str = DEFAULT_SOLVER) -> Solver:
+    """A PySAT solver loaded with the model's clauses."""
+    return Solver(name=name, bootstrap_with=model.clauses)
+
+
+def _true_vars(assignment: Sequence[int] | None) -> set[int]:
+    return {lit for lit in (assignment or ()) if lit > 0}
+
+
+def solve(
+    model: CnfModel,
+    *,
+    assumptions: Sequence[int] = (),
+    time_limit: float | None = None,
+    solver_name: str = DEFAULT_SOLVER,
+) -> SatOutcome:
+    """Satisfy the model under ``assumptions``; ``unknown`` when the time limit interrupts it."""
+    t0 = time.perf_counter()
+    with new_solver(model, solver_name) as solver:
+        answer = _Deadline(solver, time_limit).run(assumptions)
+        stats = {"sat_wall_s": round(time.perf_counter() - t0, 6), "clauses": len(model.clauses),
+                 "variables": model.pool.top}
+        if answer is None:
+            return SatOutcome(Status.UNKNOWN, stats=stats)
+        if not answer:
+            return SatOutcome(Status.INFEASIBLE, stats=stats)
+        return SatOutcome(Status.OPTIMAL, _true_vars(solver.get_model()), stats)
+
+
+def minimise_count(
+    model: CnfModel,
+    lits: Sequence[int],
+    *,
+    assumptions: Sequence[int] = (),
+    time_limit: float | None = None,
+    solver_name: str = DEFAULT_SOLVER,
+    on_improve: Callable[[int], None] | None = None,
+) -> tuple[SatOutcome, int | None]:
+    """Minimise how many of ``lits`` are true, incrementally (one solver, growing bounds).
+
+    A totalizer over ``lits`` gives outputs ``rhs[k]`` ("more than k true"); each answer with
+    ``k`` true literals is followed by a call assuming ``¬rhs[k-1]`` (at most k−1), until
+    unsatisfiable (optimal) or the time limit (feasible: best so far).
+
+    Returns
+    -------
+    (outcome, best_count); best_count is None when no answer was found.
+    """
+    t0 = time.perf_counter()
+    lits = list(lits)
+    top = model.pool.top
+    tot = ITotalizer(lits=lits, ubound=len(lits), top_id=top)
+    # Keep our pool above the totalizer's auxiliary variables.
+    model.pool.occupy(top + 1, tot.top_id)
+    model.pool.top = max(model.pool.top, tot.top_id)
+    best: set[int] | None = None
+    best_k: int | None = None
+    calls = 0
+    with new_solver(model, solver_name) as solver:
+        solver.append_formula(tot.cnf.clauses)
+        deadline = _Deadline(solver, time_limit)
+        extra: list[int] = []
+        while True:
+            calls += 1
+            answer = deadline.run([*assumptions, *extra])
+            if answer is None:
+                status = Status.FEASIBLE if best is not None else Status.UNKNOWN
+                break
+            if not answer:
+                status = Status.OPTIMAL if best is not None else Status.INFEASIBLE
+                break
+            true = _true_vars(solver.get_model())
+            k = sum(1 for lit in lits if (lit in true if lit > 0 else -lit not in true))
+            best, best_k = true, k
+            if on_improve:
+                on_improve(k)
+            if k == 0:
+                status = Status.OPTIMAL
+                break
+            extra = [-tot.rhs[k - 1]]
+    tot.delete()
+    stats = {"sat_wall_s": round(time.perf_counter() - t0, 6), "sat_calls": calls,
+             "clauses": len(model.clauses), "variables": model.pool.top}
+    return SatOutcome(status, best or set(), stats), best_k
+
+
+@dataclass
+class SatEnumeration:
+    """The end of an enumeration: count, completeness, status, figures and the models kept."""
+
+    count: int
+    complete: bool
+    status: Status
+    stats: dict[str, Any] = field(default_factory=dict)
+    models: list[set[int]] = field(default_factory=list)
+
+
+def enumerate_models(
+    model: CnfModel,
+    projection: Sequence[int],
+    *,
+    assumptions: Sequence[int] = (),
+    on_model: Callable[[set[int]], bool | None] | None = None,
+    limit: int | None = None,
+    time_limit: float | None = None,
+    keep: bool = True,
+    solver_name: str = DEFAULT_SOLVER,
+) -> SatEnumeration:
+    """Every assignment of the ``projection`` variables that extends to a model.
+
+    After each model a blocking clause over the projection forbids that assignment again, so
+    auxiliary variables never multiply the count. ``on_model`` gets the set of true projection
+    variables; returning ``False`` stops.
+    """
+    t0 = time.perf_counter()
+    projection = list(projection)
+    count = 0
+    kept: list[set[int]] = []
+    status = Status.UNKNOWN
+    complete = False
+    with new_solver(model, solver_name) as solver:
+        deadline = _Deadline(solver, time_limit)
+        while True:
+            if limit is not None and count >= limit:
+                break
+            answer = deadline.run(assumptions)
+            if answer is None:
+                break
+            if not answer:
+                complete = True
+                break
+            true = _true_vars(solver.get_model())
+            chosen = {v for v in projection if v in true}
+            count += 1
+            if keep:
+                kept.append(chosen)
+            solver.add_clause([-v if v in chosen else v for v in projection])
+            if on_model is not None and on_model(chosen) is False:
+                break
+    if count:
+        status = Status.OPTIMAL if complete else Status.FEASIBLE
+    elif complete:
+        status = Status.INFEASIBLE
+    stats = {"sat_wall_s": round(time.perf_counter() - t0, 6), "clauses": len(model.clauses),
+             "variables": model.pool.top}
+    return SatEnumeration(count, complete, status, stats, kept)

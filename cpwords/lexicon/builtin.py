@@ -1,0 +1,97 @@
+"""The shipped word data: SCOWL levels and wordfreq zipf of every word, decoded once per process.
+
+``data/words.txt.gz`` (written by ``scripts/build_lexicon.py``) is ASCII text::
+
+    cpwords-lexicon 1
+    levels 10 20 35 40 50 55 60 70 80 95
+    american <one level code per word, in word order: '0'..'9' index into levels, 'z' absent>
+    british  <the same for english + british words>
+    <centi-zipf> <word> <word> ...          one line per zipf value, most frequent first
+
+so decoding is a handful of ``split`` calls. Words are in frequency order (zipf descending, then
+level, then alphabetical); that order is the iteration order of every built-in dictionary.
+"""
+
+from __future__ import annotations
+
+import gzip
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+FORMAT = "cpwords-lexicon 1"
+LEVELS: tuple[int, ...] = (10, 20, 35, 40, 50, 55, 60, 70, 80, 95)
+ABSENT = ord("z")
+VARIANTS = ("american", "british")
+
+
+@dataclass(frozen=True)
+class BuiltinData:
+    """All SCOWL words with per-word level codes and centi-zipf, in frequency order."""
+
+    words: list[str]
+    zipf_c: list[int]
+    """Zipf frequency times 100 (wordfreq's own resolution); 0 when wordfreq does not know the word."""
+    codes: dict[str, bytes]
+    """Variant -> one byte per word: ord('0') + index into LEVELS, or ord('z') when absent."""
+
+
+def _read_text(name: str) -> str:
+    raw = resources.files("cpwords.lexicon.data").joinpath(name).read_bytes()
+    return gzip.decompress(raw).decode("ascii")
+
+
+def _zipf_groups(lines: list[str]) -> tuple[list[str], list[int]]:
+    words: list[str] = []
+    zipf_c: list[int] = []
+    for line in lines:
+        if not line:
+            continue
+        head, _, rest = line.partition(" ")
+        group = rest.split(" ")
+        words += group
+        zipf_c += [int(head)] * len(group)
+    return words, zipf_c
+
+
+@cache
+def builtin_data() -> BuiltinData:
+    """The decoded ``words.txt.gz`` (cached for the life of the process)."""
+    lines = _read_text("words.txt.gz").split("\n")
+    if lines[0] != FORMAT:
+        raise RuntimeError(f"cpwords lexicon data has format {lines[0]!r}, expected {FORMAT!r}")
+    codes = {}
+    for line in lines[2:4]:
+        variant, _, text = line.partition(" ")
+        codes[variant] = text.encode("ascii")
+    words, zipf_c = _zipf_groups(lines[4:])
+    return BuiltinData(words, zipf_c, codes)
+
+
+@cache
+def word_index() -> dict[str, int]:
+    """Word -> position in :func:`builtin_data` (built only when a user list needs lookups)."""
+    return {w: i for i, w in enumerate(builtin_data().words)}
+
+
+@cache
+def extra_zipf() -> dict[str, int]:
+    """Centi-zipf of wordfreq words that SCOWL lacks, for words of user lists."""
+    words, zipf_c = _zipf_groups(_read_text("extra-zipf.txt.gz").split("\n")[1:])
+    return dict(zip(words, zipf_c))
+
+
+def level_code(level: int) -> int:
+    """The byte code of the largest SCOWL level <= ``level`` (ord('0') - 1 when below 10)."""
+    return ord("0") + sum(1 for lv in LEVELS if lv <= level) - 1
+
+
+def selection(variant: str, max_level: int) -> tuple[list[str], list[int], list[int]]:
+    """Words of ``variant`` up to ``max_level`` in frequency order, with their levels and centi-zipf."""
+    data = builtin_data()
+    codes = data.codes[variant]
+    limit = level_code(max_level)
+    idx = [i for i, c in enumerate(codes) if c <= limit]
+    words = data.words
+    zc = data.zipf_c
+    return ([words[i] for i in idx], [LEVELS[codes[i] - 48] for i in idx], [zc[i] for i in idx])

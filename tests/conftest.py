@@ -1,0 +1,36 @@
+"""Shared fixtures: an isolated cache folder, and the outside test data of ../shared/data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = ROOT.parent / "shared" / "data"
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Never touch the user's cache: derived indexes go to a temporary folder."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("CPWORDS_CACHE_DIR", str(tmp_path_factory.mktemp("cpwords-cache")))
+    yield
+    mp.undo()
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """../shared/data (outside test data); the test is skipped when the folder is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not present")
+    return SHARED_DATA
+
+
+def shared_file(name: str) -> Path:
+    """A file of ../shared/data, skipping the calling test when it is absent."""
+    path = SHARED_DATA / name
+    if not path.is_file():
+        pytest.skip(f"../shared/data/{name} is not present")
+    return path
