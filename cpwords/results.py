@@ -8,13 +8,13 @@ explaining an infeasible or failed solve. ``cpwords solve --json`` prints exactl
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """How a solve ended."""
 
     OPTIMAL = "optimal"
