@@ -78,7 +78,7 @@ def word_index() -> dict[str, int]:
 def extra_zipf() -> dict[str, int]:
     """Centi-zipf of wordfreq words that SCOWL lacks, for words of user lists."""
     words, zipf_c = _zipf_groups(_read_text("extra-zipf.txt.gz").split("\n")[1:])
-    return dict(zip(words, zipf_c))
+    return dict(zip(words, zipf_c, strict=True))
 
 
 def level_code(level: int) -> int:

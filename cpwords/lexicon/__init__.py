@@ -1,0 +1,33 @@
+"""Words and what is known about them: built-in dictionaries, user lists, rareness, definitions.
+
+>>> from cpwords.lexicon import load_lexicon
+>>> lex = load_lexicon("scowl-70")
+>>> len(lex), "silver" in lex, lex.rareness("silver")
+(111593, True, 1)
+
+Importing this package is light: data files are read on first use, definitions only by
+:func:`define`, and wordfreq is never needed at run time.
+"""
+
+from __future__ import annotations
+
+from cpwords.lexicon.core import Lexicon
+from cpwords.lexicon.definitions import define
+from cpwords.lexicon.rareness import UNKNOWN_LEVEL, rareness_of
+from cpwords.lexicon.sources import (
+    DEFAULT_DICTIONARY,
+    LexiconWarning,
+    known_dictionaries,
+    load_lexicon,
+)
+
+__all__ = [
+    "DEFAULT_DICTIONARY",
+    "Lexicon",
+    "LexiconWarning",
+    "UNKNOWN_LEVEL",
+    "define",
+    "known_dictionaries",
+    "load_lexicon",
+    "rareness_of",
+]

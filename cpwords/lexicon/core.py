@@ -1,0 +1,192 @@
+"""The :class:`Lexicon`: a word list in frequency order with SCOWL level, zipf and rareness per word."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator
+from functools import cached_property
+
+from cpwords.lexicon import builtin
+from cpwords.lexicon.rareness import FORMULA_VERSION, UNKNOWN_LEVEL, rareness_of
+
+WORD = re.compile(r"[a-z]+")
+
+
+class Lexicon:
+    """An immutable set of lowercase ``[a-z]+`` words, iterated most frequent first.
+
+    Parameters
+    ----------
+    words:
+        The words, already in frequency order and without duplicates.
+    levels:
+        SCOWL level of each word (``UNKNOWN_LEVEL`` = 100 for words SCOWL lacks).
+    zipf_c:
+        Zipf frequency of each word times 100 (0 when unknown).
+    name:
+        Short name, e.g. ``scowl-70`` (``label`` adds the filters).
+    warnings:
+        What was skipped while reading a user list, as sentences.
+
+    Example
+    -------
+    >>> lex = Lexicon.from_words(["Silver", "solder", "salver"])
+    >>> list(lex), "silver" in lex, lex.rareness("silver") < lex.rareness("salver")
+    (['silver', 'solder', 'salver'], True, True)
+    """
+
+    def __init__(
+        self,
+        words: list[str],
+        levels: list[int],
+        zipf_c: list[int],
+        *,
+        name: str,
+        label: str | None = None,
+        warnings: Iterable[str] = (),
+    ) -> None:
+        self._words = words
+        self._levels = levels
+        self._zipf_c = zipf_c
+        self._pos = {w: i for i, w in enumerate(words)}
+        self.name = name
+        self.label = label or name
+        self.warnings: tuple[str, ...] = tuple(warnings)
+
+    # -- construction
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], name: str = "inline", *, label: str | None = None) -> Lexicon:
+        """A lexicon of any words; known words get the built-in level and zipf, others the rarest.
+
+        Words are lowercased and stripped; anything that is then not ``[a-z]+`` is skipped and
+        counted in :attr:`warnings`.
+        """
+        seen: dict[str, None] = {}
+        skipped: list[str] = []
+        for raw in words:
+            word = str(raw).strip().lower()
+            if WORD.fullmatch(word):
+                seen[word] = None
+            else:
+                skipped.append(str(raw))
+        lex = cls._with_builtin_values(list(seen), name=name, label=label)
+        if skipped:
+            example = ", ".join(repr(s) for s in skipped[:3])
+            lex.warnings = (f"{name}: skipped {len(skipped)} entries that are not words ([a-z]+), e.g. {example}",)
+        return lex
+
+    @classmethod
+    def _with_builtin_values(cls, words: list[str], *, name: str, label: str | None = None) -> Lexicon:
+        data = builtin.builtin_data()
+        index = builtin.word_index()
+        american, british = data.codes["american"], data.codes["british"]
+        extra: dict[str, int] | None = None
+        rows = []
+        for w in words:
+            i = index.get(w)
+            if i is not None:
+                code = min(american[i], british[i])
+                rows.append((w, builtin.LEVELS[code - 48], data.zipf_c[i]))
+            else:
+                if extra is None:
+                    extra = builtin.extra_zipf()
+                rows.append((w, UNKNOWN_LEVEL, extra.get(w, 0)))
+        rows.sort(key=lambda r: (-r[2], r[1], r[0]))
+        return cls([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], name=name, label=label)
+
+    def filtered(
+        self,
+        *,
+        min_length: int | None = None,
+        max_length: int | None = None,
+        max_level: int | None = None,
+        drop_plurals: bool = False,
+        label: str | None = None,
+    ) -> Lexicon:
+        """The words that pass the filters, in the same order (plurals are judged after the others)."""
+        keep = [
+            i
+            for i, w in enumerate(self._words)
+            if (min_length is None or len(w) >= min_length)
+            and (max_length is None or len(w) <= max_length)
+            and (max_level is None or self._levels[i] <= max_level)
+        ]
+        if drop_plurals:
+            kept = {self._words[i] for i in keep}
+            keep = [i for i in keep if not _is_plural_of_member(self._words[i], kept)]
+        return Lexicon(
+            [self._words[i] for i in keep],
+            [self._levels[i] for i in keep],
+            [self._zipf_c[i] for i in keep],
+            name=self.name,
+            label=label or self.label,
+            warnings=self.warnings,
+        )
+
+    # -- the set of words
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._pos
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.label}: {len(self):,} words>"
+
+    @property
+    def words(self) -> list[str]:
+        """All words, most frequent first (a copy)."""
+        return list(self._words)
+
+    @cached_property
+    def _by_length(self) -> dict[int, list[str]]:
+        groups: dict[int, list[str]] = {}
+        for w in self._words:
+            groups.setdefault(len(w), []).append(w)
+        return groups
+
+    def by_length(self, n: int) -> list[str]:
+        """Words of ``n`` letters, most frequent first (a copy)."""
+        return list(self._by_length.get(n, ()))
+
+    def length_counts(self) -> dict[int, int]:
+        """Number of words of each length, by increasing length."""
+        return {n: len(ws) for n, ws in sorted(self._by_length.items())}
+
+    # -- what is known about a word (KeyError when the word is not in the lexicon)
+
+    def level(self, word: str) -> int:
+        """SCOWL level (10 … 95; 100 for a word SCOWL lacks)."""
+        return self._levels[self._pos[word]]
+
+    def zipf(self, word: str) -> float:
+        """Zipf frequency by wordfreq: log10 of occurrences per billion words; 0 when unknown."""
+        return self._zipf_c[self._pos[word]] / 100
+
+    def rareness(self, word: str) -> int:
+        """Integer >= 1, lower = more common; see :mod:`cpwords.lexicon.rareness`."""
+        i = self._pos[word]
+        return rareness_of(self._levels[i], self._zipf_c[i])
+
+    def rareness_map(self) -> dict[str, int]:
+        """Word -> rareness for every word (for searches that need them all)."""
+        return {w: rareness_of(lv, z) for w, lv, z in zip(self._words, self._levels, self._zipf_c, strict=True)}
+
+    @cached_property
+    def content_hash(self) -> str:
+        """Hex SHA-256 of the words and their values: equal content, equal hash (for caches)."""
+        h = hashlib.sha256(f"cpwords-lexicon {FORMULA_VERSION}\n".encode())
+        h.update("\n".join(self._words).encode("ascii"))
+        h.update(b"\0" + bytes(lv for lv in self._levels))
+        h.update(b"\0" + ",".join(map(str, self._zipf_c)).encode("ascii"))
+        return h.hexdigest()
+
+
+def _is_plural_of_member(word: str, members: set[str]) -> bool:
+    return (word.endswith("s") and word[:-1] in members) or (word.endswith("es") and word[:-2] in members)
