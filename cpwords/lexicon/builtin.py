@@ -95,3 +95,14 @@ def selection(variant: str, max_level: int) -> tuple[list[str], list[int], list[
     words = data.words
     zc = data.zipf_c
     return ([words[i] for i in idx], [LEVELS[codes[i] - 48] for i in idx], [zc[i] for i in idx])
+
+
+def level_counts(variant: str) -> dict[int, int]:
+    """Number of words of ``scowl-[variant-]N`` for each level N (cumulative), without decoding words."""
+    codes = builtin_data().codes[variant]
+    total = 0
+    out = {}
+    for i, level in enumerate(LEVELS):
+        total += codes.count(48 + i)
+        out[level] = total
+    return out

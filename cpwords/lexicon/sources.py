@@ -31,6 +31,12 @@ def known_dictionaries() -> list[str]:
     return names + list(COMMON_EXAMPLES)
 
 
+def is_builtin_name(name: str) -> bool:
+    """True when ``name`` has the form of a built-in dictionary name (it may still be unknown)."""
+    key = name.strip().lower()
+    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key))
+
+
 def _unknown(name: str) -> InputError:
     return InputError(
         "unknown dictionary; known: scowl-N and scowl-british-N for N in "
