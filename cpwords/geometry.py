@@ -1,0 +1,358 @@
+"""Shapes read from ``models/`` and their symmetry.
+
+Two kinds of shape:
+
+- a **board** (``models/boards/*.yaml``): named nodes, each with a ``kind`` and a position
+  ``at: [x, y]`` (x to the right, y up), and undirected ``edges`` between node names;
+- a **grid** (``models/grids/*.yaml``): ``rows`` of ``.`` (open cell) and ``#`` (black cell),
+  optionally ``fixed`` cells ([row, col], 1-based, row 1 on top). Cells shown to people are
+  always ``[row, col]``, 1-based.
+
+A shape's symmetry group is computed from its coordinates, never typed by hand: of the eight
+transformations of the square (four rotations, four mirrors) about the centre of the shape's
+bounding box, keep those that map the shape onto itself, preserving node kinds and edges.
+
+Symmetry breaking uses one lex-leader per orbit: for every group element g, X ≤lex g·X where
+X is the vector of values in node order and (g·X)[j] = X[g⁻¹(j)].
+
+Example
+-------
+>>> b = load_board("okwddm")  # doctest: +SKIP
+>>> len(board_symmetries(b))  # doctest: +SKIP
+8
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+from cpwords.errors import InputError
+
+T = TypeVar("T")
+
+#: The eight transformations of the square, as maps of integer (x, y) about the origin.
+SQUARE_TRANSFORMS: dict[str, Callable[[int, int], tuple[int, int]]] = {
+    "identity": lambda x, y: (x, y),
+    "rot90": lambda x, y: (-y, x),
+    "rot180": lambda x, y: (-x, -y),
+    "rot270": lambda x, y: (y, -x),
+    "mirror_x": lambda x, y: (-x, y),  # left-right mirror
+    "mirror_y": lambda x, y: (x, -y),  # top-bottom mirror
+    "transpose": lambda x, y: (-y, -x),  # main diagonal of a grid (top-left to bottom-right)
+    "antitranspose": lambda x, y: (y, x),
+}
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """One symmetry of a shape: its name and the permutation of the shape's items.
+
+    ``perm[i] = j`` means item i is carried onto item j.
+    """
+
+    name: str
+    perm: tuple[int, ...]
+
+    def act(self, values: Sequence[T]) -> list[T]:
+        """g·X: the values moved along the permutation, (g·X)[perm[i]] = X[i]."""
+        out: list[Any] = [None] * len(values)
+        for i, j in enumerate(self.perm):
+            out[j] = values[i]
+        return out
+
+    def source_indices(self) -> list[int]:
+        """p with (g·X)[j] = X[p[j]]: the index each position of g·X reads from."""
+        p = [0] * len(self.perm)
+        for i, j in enumerate(self.perm):
+            p[j] = i
+        return p
+
+    @property
+    def is_identity(self) -> bool:
+        """True for the identity."""
+        return all(i == j for i, j in enumerate(self.perm))
+
+
+def point_symmetries(points: Sequence[tuple[int, int]], labels: Sequence[Any] | None = None) -> list[Symmetry]:
+    """The transformations of the square mapping a labelled point set onto itself.
+
+    Parameters
+    ----------
+    points:
+        Integer coordinates (x, y), one per item.
+    labels:
+        Optional label per item that a symmetry must preserve (a node kind, a cell colour).
+
+    Returns
+    -------
+    The symmetries, identity first, each as a permutation of item indices.
+    """
+    if not points:
+        return [Symmetry("identity", ())]
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    sx, sy = min(xs) + max(xs), min(ys) + max(ys)  # twice the bounding-box centre
+    doubled = [(2 * x - sx, 2 * y - sy) for x, y in points]
+    where = {pt: i for i, pt in enumerate(doubled)}
+    if len(where) != len(points):
+        raise InputError("two items share the same position", field="at")
+    found = []
+    for name, transform in SQUARE_TRANSFORMS.items():
+        perm = []
+        for i, (x, y) in enumerate(doubled):
+            j = where.get(transform(x, y))
+            if j is None or (labels is not None and labels[i] != labels[j]):
+                break
+            perm.append(j)
+        else:
+            found.append(Symmetry(name, tuple(perm)))
+    return found
+
+
+def canonical_form(values: Sequence[T], group: Sequence[Symmetry]) -> tuple[T, ...]:
+    """The lex-smallest image of ``values`` under the group: one representative per orbit."""
+    return min(tuple(g.act(values)) for g in group)  # type: ignore[type-var]
+
+
+def orbit_size(values: Sequence[T], group: Sequence[Symmetry]) -> int:
+    """How many distinct arrangements the group makes of ``values``."""
+    return len({tuple(g.act(values)) for g in group})
+
+
+def is_lex_leader(values: Sequence[T], group: Sequence[Symmetry]) -> bool:
+    """True when X ≤lex g·X for every g: ``values`` is its orbit's representative."""
+    x = tuple(values)
+    return all(x <= tuple(g.act(values)) for g in group)  # type: ignore[operator]
+
+
+# ---------------------------------------------------------------- loading shapes
+
+
+def shipped_shapes(folder: str) -> list[str]:
+    """Names of the shapes shipped in ``models/<folder>/``."""
+    base = resources.files("cpwords.models") / folder
+    try:
+        return sorted(p.name[:-5] for p in base.iterdir() if p.name.endswith(".yaml"))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def read_shape(folder: str, ref: str | Path, *, field_name: str, base_dir: Path | None = None) -> tuple[dict[str, Any], str]:
+    """The YAML mapping of a shape named ``ref`` (shipped) or at path ``ref``, and its source name."""
+    text: str | None = None
+    source = str(ref)
+    if isinstance(ref, str) and "/" not in ref and not ref.endswith((".yaml", ".yml")):
+        entry = resources.files("cpwords.models") / folder / f"{ref}.yaml"
+        if not entry.is_file():
+            known = ", ".join(shipped_shapes(folder)) or "none"
+            raise InputError(f"unknown {folder[:-1]} shape; shipped: {known}; or give a .yaml path",
+                             field=field_name, value=ref)
+        text = entry.read_text(encoding="utf-8")
+        source = f"models/{folder}/{ref}.yaml"
+    else:
+        path = Path(ref).expanduser()
+        if not path.is_absolute() and base_dir is not None:
+            path = base_dir / path
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            raise InputError("cannot read the shape file", field=field_name, value=str(ref)) from None
+        source = str(path)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise InputError(f"not valid YAML: {exc}".splitlines()[0], source=source) from None
+    if not isinstance(data, dict):
+        raise InputError("a shape file must be a mapping", source=source)
+    return data, source
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board graph: named nodes with kinds and positions, and edges between them."""
+
+    name: str
+    nodes: tuple[str, ...]
+    kinds: tuple[str, ...]
+    positions: tuple[tuple[int, int], ...]
+    edges: tuple[tuple[int, int], ...]
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def index(self, node: str) -> int:
+        """Index of a node name."""
+        return self.nodes.index(node)
+
+    def nodes_of(self, kind: str) -> list[int]:
+        """Indices of the nodes of one kind."""
+        return [i for i, k in enumerate(self.kinds) if k == kind]
+
+    def degree(self, i: int) -> int:
+        """Number of edges at node i."""
+        return sum(1 for a, b in self.edges if i in (a, b))
+
+    def neighbours(self, i: int) -> list[int]:
+        """Nodes joined to node i."""
+        return [b if a == i else a for a, b in self.edges if i in (a, b)]
+
+
+def parse_board(data: dict[str, Any], *, name: str, source: str) -> Board:
+    """A :class:`Board` from its YAML mapping (``nodes: {name: {kind, at}}``, ``edges: [[a, b]]``)."""
+    nodes_data = data.get("nodes")
+    if not isinstance(nodes_data, dict) or not nodes_data:
+        raise InputError("a board needs a non-empty 'nodes' mapping", source=source, field="nodes")
+    names, kinds, positions = [], [], []
+    for node, info in nodes_data.items():
+        if not isinstance(info, dict) or "kind" not in info or "at" not in info:
+            raise InputError("each node needs 'kind' and 'at: [x, y]'", source=source, field=f"nodes.{node}")
+        at = info["at"]
+        if not (isinstance(at, list) and len(at) == 2 and all(isinstance(v, int) for v in at)):
+            raise InputError("'at' must be two integers [x, y]", source=source, field=f"nodes.{node}.at", value=at)
+        names.append(str(node))
+        kinds.append(str(info["kind"]))
+        positions.append((at[0], at[1]))
+    edges = []
+    seen = set()
+    for k, edge in enumerate(data.get("edges") or []):
+        if not (isinstance(edge, list) and len(edge) == 2) or not all(e in names for e in edge):
+            raise InputError("an edge is a pair of node names", source=source, field=f"edges[{k}]", value=edge)
+        a, b = names.index(edge[0]), names.index(edge[1])
+        if a == b or frozenset((a, b)) in seen:
+            raise InputError("self-loop or repeated edge", source=source, field=f"edges[{k}]", value=edge)
+        seen.add(frozenset((a, b)))
+        edges.append((a, b))
+    if not edges:
+        raise InputError("a board needs at least one edge", source=source, field="edges")
+    meta = {k: v for k, v in data.items() if k not in ("nodes", "edges")}
+    return Board(name, tuple(names), tuple(kinds), tuple(positions), tuple(edges), meta)
+
+
+def load_board(ref: str | Path, *, base_dir: Path | None = None) -> Board:
+    """A shipped board by name (``okwddm``) or a board YAML file."""
+    data, source = read_shape("boards", ref, field_name="board", base_dir=base_dir)
+    name = str(ref) if isinstance(ref, str) and "/" not in ref else Path(ref).stem
+    return parse_board(data, name=name, source=source)
+
+
+def board_symmetries(board: Board) -> list[Symmetry]:
+    """Transformations of the square mapping the board onto itself (kinds and edges kept)."""
+    candidates = point_symmetries(board.positions, board.kinds)
+    edge_set = {frozenset(e) for e in board.edges}
+    return [g for g in candidates if {frozenset((g.perm[a], g.perm[b])) for a, b in board.edges} == edge_set]
+
+
+@dataclass(frozen=True)
+class GridShape:
+    """A grid of open (``.``) and black (``#``) cells; optional fixed cells (1-based [row, col])."""
+
+    name: str
+    rows: tuple[str, ...]
+    fixed: tuple[tuple[int, int], ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def height(self) -> int:
+        """Number of rows."""
+        return len(self.rows)
+
+    @property
+    def width(self) -> int:
+        """Number of columns."""
+        return len(self.rows[0])
+
+    def is_open(self, r: int, c: int) -> bool:
+        """Whether 0-based cell (r, c) is open."""
+        return self.rows[r][c] != "#"
+
+    def open_cells(self) -> list[tuple[int, int]]:
+        """Open cells, 0-based (row, col), in reading order."""
+        return [(r, c) for r in range(self.height) for c in range(self.width) if self.is_open(r, c)]
+
+    def slots(self) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
+        """Maximal runs of ≥ 2 open cells: ('across' | 'down', 0-based cells in reading order)."""
+        out: list[tuple[str, tuple[tuple[int, int], ...]]] = []
+        for r in range(self.height):
+            run: list[tuple[int, int]] = []
+            for c in range(self.width + 1):
+                if c < self.width and self.is_open(r, c):
+                    run.append((r, c))
+                else:
+                    if len(run) >= 2:
+                        out.append(("across", tuple(run)))
+                    run = []
+        for c in range(self.width):
+            run = []
+            for r in range(self.height + 1):
+                if r < self.height and self.is_open(r, c):
+                    run.append((r, c))
+                else:
+                    if len(run) >= 2:
+                        out.append(("down", tuple(run)))
+                    run = []
+        return out
+
+
+def parse_grid(data: dict[str, Any], *, name: str, source: str) -> GridShape:
+    """A :class:`GridShape` from its YAML mapping (``rows``, optional ``fixed``)."""
+    rows = data.get("rows")
+    if isinstance(rows, str):
+        rows = rows.split()
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        raise InputError("a grid needs 'rows': a list of strings of '.' and '#'", source=source, field="rows")
+    rows = [r.strip() for r in rows]
+    if len({len(r) for r in rows}) != 1:
+        raise InputError("all rows must have the same length", source=source, field="rows", value=rows)
+    for i, r in enumerate(rows):
+        if set(r) - {".", "#"}:
+            raise InputError("rows use only '.' (open) and '#' (black)", source=source, field=f"rows[{i}]", value=r)
+    fixed = []
+    for k, cell in enumerate(data.get("fixed") or []):
+        if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) for v in cell)):
+            raise InputError("a fixed cell is [row, col], 1-based", source=source, field=f"fixed[{k}]", value=cell)
+        r, c = cell
+        if not (1 <= r <= len(rows) and 1 <= c <= len(rows[0])) or rows[r - 1][c - 1] == "#":
+            raise InputError("fixed cell is outside the grid or black", source=source, field=f"fixed[{k}]", value=cell)
+        fixed.append((r, c))
+    meta = {k: v for k, v in data.items() if k not in ("rows", "fixed")}
+    return GridShape(name, tuple(rows), tuple(fixed), meta)
+
+
+def load_grid(ref: str | Path, *, base_dir: Path | None = None) -> GridShape:
+    """A shipped grid by name (``gridle-5x5``) or a grid YAML file."""
+    data, source = read_shape("grids", ref, field_name="shape", base_dir=base_dir)
+    name = str(ref) if isinstance(ref, str) and "/" not in ref else Path(ref).stem
+    return parse_grid(data, name=name, source=source)
+
+
+def grid_cell_symmetries(shape: GridShape) -> list[Symmetry]:
+    """Symmetries of the open/black pattern, as permutations of ``shape.open_cells()``.
+
+    Cells sit at x = col, y = −row, so "transpose" is the main diagonal.
+    """
+    cells = shape.open_cells()
+    return point_symmetries([(c, -r) for r, c in cells])
+
+
+def grid_word_symmetries(shape: GridShape) -> list[Symmetry]:
+    """The cell symmetries that keep every slot readable forwards.
+
+    A word grid's answer is read left to right and top to bottom. A map belongs to the group
+    of the *puzzle* only when it carries each slot, in reading order, onto a slot in reading
+    order: then every valid grid maps onto a valid grid. For a square grid that is the
+    identity and the transpose (rows become columns). A 180° turn maps the shape onto
+    itself but reverses every word (CRANE would have to be read ENARC), so it is not a
+    symmetry of the puzzle unless the dictionary were closed under reversal.
+    """
+    cells = shape.open_cells()
+    index = {cell: i for i, cell in enumerate(cells)}
+    slot_set = {tuple(index[c] for c in run) for _, run in shape.slots()}
+    keep = []
+    for g in grid_cell_symmetries(shape):
+        if all(tuple(g.perm[i] for i in slot) in slot_set for slot in slot_set):
+            keep.append(g)
+    return keep
