@@ -18,6 +18,7 @@ import gzip
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from itertools import compress
 
 FORMAT = "cpwords-lexicon 1"
 LEVELS: tuple[int, ...] = (10, 20, 35, 40, 50, 55, 60, 70, 80, 95)
@@ -71,7 +72,8 @@ def builtin_data() -> BuiltinData:
 @cache
 def word_index() -> dict[str, int]:
     """Word -> position in :func:`builtin_data` (built only when a user list needs lookups)."""
-    return {w: i for i, w in enumerate(builtin_data().words)}
+    words = builtin_data().words
+    return dict(zip(words, range(len(words)), strict=True))
 
 
 @cache
@@ -91,10 +93,11 @@ def selection(variant: str, max_level: int) -> tuple[list[str], list[int], list[
     data = builtin_data()
     codes = data.codes[variant]
     limit = level_code(max_level)
-    idx = [i for i, c in enumerate(codes) if c <= limit]
-    words = data.words
-    zc = data.zipf_c
-    return ([words[i] for i in idx], [LEVELS[codes[i] - 48] for i in idx], [zc[i] for i in idx])
+    # Byte tables keep the per-word work in C (translate, compress): no Python loop over 435k words.
+    mask = codes.translate(bytes(1 if 48 <= c <= limit else 0 for c in range(256)))
+    to_level = bytes(LEVELS[c - 48] if 48 <= c < 48 + len(LEVELS) else 0 for c in range(256))
+    levels = list(bytes(compress(codes, mask)).translate(to_level))
+    return list(compress(data.words, mask)), levels, list(compress(data.zipf_c, mask))
 
 
 def level_counts(variant: str) -> dict[int, int]:

@@ -49,7 +49,9 @@ class Lexicon:
         self._words = words
         self._levels = levels
         self._zipf_c = zipf_c
-        self._pos = {w: i for i, w in enumerate(words)}
+        # Membership needs only a set; the word -> position dict (slower: one int per word)
+        # is built on the first level/zipf/rareness lookup.
+        self._set = frozenset(words)
         self.name = name
         self.label = label or name
         self.warnings: tuple[str, ...] = tuple(warnings)
@@ -128,7 +130,11 @@ class Lexicon:
     # -- the set of words
 
     def __contains__(self, word: object) -> bool:
-        return word in self._pos
+        return word in self._set
+
+    @cached_property
+    def _pos(self) -> dict[str, int]:
+        return dict(zip(self._words, range(len(self._words)), strict=True))
 
     def __len__(self) -> int:
         return len(self._words)
