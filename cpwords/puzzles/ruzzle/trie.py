@@ -1,0 +1,209 @@
+"""Trie branch-and-bound: walk the board and a trie of the dictionary together.
+
+The trie is stored compactly as one flat ``dict`` from ``node_code | letter`` to the child's
+``node_code`` (a node's code is its number shifted left by 5 bits, so the letter 0–25 fits in
+the low bits) and a ``bytes`` of end-of-word flags. A path is abandoned as soon as its letters
+are no prefix of any word (the "bound"). The trie is built once per dictionary and kept in the
+lexicon cache as two integer arrays.
+
+>>> from cpwords.lexicon import Lexicon
+>>> from cpwords.puzzles.ruzzle.board import Board
+>>> trie = build_trie(["cat", "cats", "act", "at"])
+>>> sorted(trie_words(Board.from_tiles([["c", "a"], ["t", "s"]]), trie, min_letters=2))
+['act', 'at', 'cat', 'cats']
+"""
+
+from __future__ import annotations
+
+import time
+from array import array
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from cpwords.puzzles.ruzzle.board import Board, path_matters, path_score
+
+CACHE_VERSION = 1
+_A = ord("a")
+_FREE = -1
+
+
+@dataclass
+class Trie:
+    """A dictionary as a double-array trie.
+
+    The root is state 0. State ``s`` has a child by letter ``c`` (0–25) exactly when
+    ``check[base[s] + c] == s``; that child is state ``base[s] + c``. ``is_word[s]`` is 1 where a
+    word ends. Two int32 arrays of about 1.1 entries per trie node: a few MB for 240,000 words.
+    """
+
+    base: array
+    check: array
+    is_word: bytes
+    nodes: int
+
+    def child(self, state: int, letter: int) -> int:
+        """The child state by ``letter`` (0–25), or -1."""
+        t = self.base[state] + letter
+        return t if self.check[t] == state else -1
+
+
+def _children(words: Iterable[str]) -> tuple[list[list[tuple[int, int]]], bytearray]:
+    """A plain trie: for each node its (letter, child) pairs in letter order, and end-of-word flags."""
+    children: list[dict[int, int]] = [{}]
+    ends = bytearray(1)
+    for word in words:
+        node = 0
+        for ch in word:
+            letter = ord(ch) - _A
+            kids = children[node]
+            child = kids.get(letter)
+            if child is None:
+                child = kids[letter] = len(children)
+                children.append({})
+                ends.append(0)
+            node = child
+        ends[node] = 1
+    return [sorted(k.items()) for k in children], ends
+
+
+def _double_array(words: Iterable[str]) -> tuple[array, array, bytes, int]:
+    """Base, check and end arrays of the double-array trie of ``words`` (the cached form).
+
+    Nodes are placed breadth first; each node's base is the first position where all of its
+    children's slots are free (``bytearray.find`` jumps between free slots in C).
+    """
+    children, ends = _children(words)
+    size = len(children) * 2 + 64
+    base = array("i", [0]) * size
+    check = array("i", [_FREE]) * size
+    free = bytearray(b"\x01") * size
+    free[0] = 0  # the root
+    is_word = bytearray(size)
+    first_free = 1
+    queue = [(0, 0)]  # (node, state)
+    used_max = 0
+    for node, state in queue:
+        is_word[state] = ends[node]
+        kids = children[node]
+        if not kids:
+            continue
+        first_letter = kids[0][0]
+        pos = first_free
+        while True:
+            b = pos - first_letter
+            if b + 26 >= size:  # out of room: grow every array
+                extra = size
+                base.extend(array("i", [0]) * extra)
+                check.extend(array("i", [_FREE]) * extra)
+                free.extend(b"\x01" * extra)
+                is_word.extend(bytes(extra))
+                size += extra
+            if b >= 1 and all(free[b + letter] for letter, _ in kids):
+                break
+            pos = free.find(1, pos + 1)
+        base[state] = b
+        for letter, child in kids:
+            t = b + letter
+            free[t] = 0
+            check[t] = state
+            queue.append((child, t))
+            used_max = max(used_max, t)
+        if not free[first_free]:
+            first_free = free.find(1, first_free)
+    n = used_max + 27  # room for base + any letter without a bounds check
+    return base[:n], check[:n], bytes(is_word[:n]), len(children)
+
+
+def build_trie(words: Iterable[str]) -> Trie:
+    """The trie of ``words`` (lowercase ``a``–``z``), built in memory without caching."""
+    return Trie(*_double_array(words))
+
+
+def load_trie(lexicon) -> tuple[Trie, dict[str, float]]:
+    """The trie of a lexicon, read from the lexicon cache when present (built and stored otherwise).
+
+    Returns the trie and figures: ``trie_load_s`` (the whole call), ``trie_built`` (1 when it had
+    to be built) and ``trie_nodes``.
+    """
+    from cpwords.lexicon.cache import cached
+
+    t0 = time.perf_counter()
+    built = []
+
+    def build() -> tuple[array, array, bytes, int]:
+        built.append(1)
+        return _double_array(lexicon)
+
+    trie = Trie(*cached(lexicon, "ruzzle-trie", build, version=CACHE_VERSION))
+    return trie, {"trie_load_s": round(time.perf_counter() - t0, 6), "trie_built": len(built), "trie_nodes": trie.nodes}
+
+
+def trie_words(board: Board, trie: Trie, *, min_letters: int, scoring: str = "none") -> dict[str, tuple[int, ...]]:
+    """Every word of the trie that a path on ``board`` spells, with one path each.
+
+    When the score depends on the path (Ruzzle with bonus squares) the path kept is a
+    best-scoring one; otherwise the first found.
+
+    Parameters
+    ----------
+    board: the board.
+    trie: the dictionary, see :func:`build_trie`.
+    min_letters: shortest word to report (in letters, a ``qu`` tile counts two).
+    scoring: ``ruzzle``, ``boggle`` or ``none`` (only used to choose among paths).
+
+    Returns
+    -------
+    dict word -> path (tuple of 0-based cell indices).
+    """
+    base, check, is_word = trie.base, trie.check, trie.is_word
+    codes = [tuple(ord(ch) - _A for ch in tile) for tile in board.tiles]
+    # Per cell: (neighbour, its bit, its letter or -1 for a multi-letter tile, its length).
+    moves = [
+        tuple((nb, 1 << nb, codes[nb][0] if len(codes[nb]) == 1 else -1, len(codes[nb])) for nb in nbs)
+        for nbs in board.neighbours
+    ]
+    found: dict[str, tuple[int, ...]] = {}
+    best: dict[str, int] = {}
+    compare = path_matters(board, scoring)
+    tiles = board.tiles
+    path: list[int] = []
+
+    def multi(state: int, cell: int) -> int:
+        for letter in codes[cell]:
+            t = base[state] + letter
+            if check[t] != state:
+                return -1
+            state = t
+        return state
+
+    def visit(cell: int, state: int, used: int, letters: int) -> None:
+        path.append(cell)
+        if is_word[state] and letters >= min_letters:
+            word = "".join([tiles[i] for i in path])
+            if word not in found:
+                found[word] = tuple(path)
+                if compare:
+                    best[word] = path_score(board, path, scoring)
+            elif compare:
+                score = path_score(board, path, scoring)
+                if score > best[word]:
+                    best[word], found[word] = score, tuple(path)
+        b = base[state]
+        for nb, bit, letter, length in moves[cell]:
+            if used & bit:
+                continue
+            if letter >= 0:
+                t = b + letter
+                if check[t] == state:
+                    visit(nb, t, used | bit, letters + length)
+            else:
+                t = multi(state, nb)
+                if t >= 0:
+                    visit(nb, t, used | bit, letters + length)
+        path.pop()
+
+    for cell in range(board.size):
+        state = multi(0, cell)
+        if state >= 0:
+            visit(cell, state, 1 << cell, len(tiles[cell]))
+    return found
