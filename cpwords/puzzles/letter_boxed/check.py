@@ -1,0 +1,57 @@
+"""Independent checker of Letter Boxed answers: the rules alone, no solver code."""
+
+from __future__ import annotations
+
+from cpwords import verify
+from cpwords.lexicon import load_lexicon
+from cpwords.results import Solution
+
+
+@verify.register("letter_boxed")
+def check(spec, solution: Solution) -> list[str]:  # type: ignore[no-untyped-def]
+    """Rule violations of one answer (empty: it is right).
+
+    Every word is in the dictionary, long enough, made of box letters with no two consecutive
+    letters on one side; words are distinct; each starts with the previous word's last letter;
+    together they use every letter, and the words before the last do not already use them all.
+    """
+    sides = getattr(solution, "sides", None) or spec.sides or []
+    words = list(solution.words)
+    problems: list[str] = []
+    side_of = {ch: i for i, side in enumerate(sides) for ch in side}
+    if not words:
+        return ["the answer has no words"]
+    if getattr(solution, "sides", None) is None and len(words) > spec.max_words:
+        problems.append(f"{len(words)} words, more than max_words={spec.max_words}")
+    lexicon = load_lexicon(spec.dictionary)
+    for w in words:
+        if w not in lexicon:
+            problems.append(f"{w!r} is not in the dictionary")
+        if len(w) < spec.min_word_length:
+            problems.append(f"{w!r} is shorter than {spec.min_word_length} letters")
+        for ch in w:
+            if ch not in side_of:
+                problems.append(f"{w!r} uses {ch!r}, which is not on the box")
+        for a, b in zip(w, w[1:]):
+            if a in side_of and side_of.get(a) == side_of.get(b):
+                problems.append(f"{w!r} plays {a!r} then {b!r} from the same side")
+                break
+    if len(set(words)) != len(words):
+        problems.append("a word is used twice")
+    for a, b in zip(words, words[1:]):
+        if a[-1] != b[0]:
+            problems.append(f"{b!r} does not start with the last letter of {a!r}")
+    letters = set(side_of)
+    if set("".join(words)) != letters:
+        missing = "".join(sorted(letters - set("".join(words))))
+        problems.append(f"letters not used: {missing}")
+    elif len(words) > 1 and set("".join(words[:-1])) >= letters:
+        problems.append("the words before the last already use every letter")
+    total = sum(len(w) for w in words)
+    if getattr(solution, "letters", None) not in (None, total):
+        problems.append(f"letters field says {solution.letters}, the words have {total}")
+    if getattr(solution, "rareness", None) is not None and all(w in lexicon for w in words):
+        rare = sum(lexicon.rareness(w) for w in words)
+        if solution.rareness != rare:
+            problems.append(f"rareness field says {solution.rareness}, the words total {rare}")
+    return problems

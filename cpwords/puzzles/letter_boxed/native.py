@@ -1,0 +1,287 @@
+"""Native Letter Boxed algorithms: fewest words by layered search over (last letter, covered
+letters) states, exact answer counts by inclusion-exclusion without listing, lazy enumeration.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from functools import cache
+
+import numpy as np
+
+from cpwords.puzzles.letter_boxed.words import WordTable, drop_dominated
+
+#: Exact counting keeps one n x n matrix per subset of the box letters: 2^n of them.
+MAX_COUNT_LETTERS = 16
+
+
+def min_words(table: WordTable, max_words: int) -> tuple[int, int, list[int]] | None:
+    """A best answer: fewest words, then least total cost (``table.cost``).
+
+    Breadth-first over layers of states (last letter, covered mask), keeping the cheapest way to
+    reach each state. Repeated words never help a shortest answer (dropping the repeat and the
+    words between keeps the chain), so states need not remember which words were used.
+
+    Parameters
+    ----------
+    table: playable words (dominated words may be dropped beforehand: the optimum is unchanged).
+    max_words: largest number of words tried.
+
+    Returns
+    -------
+    (words, cost, word indexes) of a best answer, or None when none has at most ``max_words`` words.
+
+    Example
+    -------
+    >>> from cpwords.puzzles.letter_boxed.words import Box, WordTable
+    >>> box = Box.from_sides(["ab", "cd", "ef"])
+    >>> t = WordTable(box, ["ace", "efa", "bdf"], [0, 4, 1], [4, 0, 5], [21, 49, 42], [3, 3, 3])
+    >>> min_words(t, 3)
+    (3, 9, [0, 1, 2])
+    """
+    n, full = table.box.n, table.box.full
+    if not len(table):
+        return None
+    first = np.array(table.first, dtype=np.int64)
+    last = np.array(table.last, dtype=np.int64)
+    mask = np.array(table.mask, dtype=np.int64)
+    cost = np.array(table.cost, dtype=np.int64)
+    starting = [np.flatnonzero(first == letter) for letter in range(n)]
+    # Layer 1: each word is a state; per layer keep parent state and the word taken.
+    s_end, s_mask, s_cost = last, mask, cost
+    parents: list[tuple[np.ndarray, np.ndarray]] = [(np.full(len(table), -1), np.arange(len(table)))]
+    for k in range(1, max_words + 1):
+        done = np.flatnonzero(s_mask == full)
+        if len(done):
+            best = done[np.argmin(s_cost[done])]
+            return k, int(s_cost[best]), _path(parents, int(best))
+        if k == max_words:
+            break
+        s_end, s_mask, s_cost, parent, word = _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n)
+        if not len(s_end):
+            break
+        parents.append((parent, word))
+    return None
+
+
+def _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n):  # type: ignore[no-untyped-def]
+    """Next layer: every state followed by every word starting with its last letter, then the
+    cheapest way to each (last letter, mask) state."""
+    ends, masks, costs, parents, words = [], [], [], [], []
+    for letter in range(n):
+        here = np.flatnonzero(s_end == letter)
+        nxt = starting[letter]
+        if not len(here) or not len(nxt):
+            continue
+        p = np.repeat(here, len(nxt))
+        w = np.tile(nxt, len(here))
+        ends.append(last[w])
+        masks.append(s_mask[p] | mask[w])
+        costs.append(s_cost[p] + cost[w])
+        parents.append(p)
+        words.append(w)
+    if not ends:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty, empty
+    e, m, c, p, w = (np.concatenate(x) for x in (ends, masks, costs, parents, words))
+    key = (e << n) | m
+    order = np.lexsort((c, key))
+    _, first_of_key = np.unique(key[order], return_index=True)
+    keep = order[first_of_key]
+    return e[keep], m[keep], c[keep], p[keep], w[keep]
+
+
+def _path(parents: list[tuple[np.ndarray, np.ndarray]], state: int) -> list[int]:
+    out = []
+    for parent, word in reversed(parents):
+        out.append(int(word[state]))
+        state = int(parent[state])
+    return out[::-1]
+
+
+# ------------------------------------------------------------------ exact counting
+
+
+@cache
+def _set_partitions(k: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """All partitions of positions 0..k-1 into blocks (each block sorted, blocks by first element)."""
+    if k == 0:
+        return ((),)
+    out = []
+    for p in _set_partitions(k - 1):
+        out.append(p + ((k - 1,),))
+        for i in range(len(p)):
+            out.append(p[:i] + (p[i] + (k - 1,),) + p[i + 1:])
+    return tuple(tuple(sorted(b for b in p)) for p in out)
+
+
+def _mobius(partition: tuple[tuple[int, ...], ...]) -> int:
+    """Möbius value mu(0, pi) of the partition lattice: prod over blocks of (-1)^(b-1) (b-1)!."""
+    out = 1
+    for block in partition:
+        b = len(block)
+        out *= (-1) ** (b - 1) * _factorial(b - 1)
+    return out
+
+
+def _factorial(n: int) -> int:
+    out = 1
+    for i in range(2, n + 1):
+        out *= i
+    return out
+
+
+def subset_word_matrices(table: WordTable, dtype: object = np.int64) -> np.ndarray:
+    """``A[S, f, e]``: number of playable words from letter f to letter e using only letters of S.
+
+    One array of shape (2^n, n, n), built by a subset-sum (zeta) transform over the word masks.
+    """
+    n = table.box.n
+    a = np.zeros((1 << n, n, n), dtype=dtype)
+    np.add.at(a, (np.array(table.mask, dtype=np.int64), np.array(table.first), np.array(table.last)), 1)
+    for bit in range(n):
+        view = a.reshape(1 << (n - bit - 1), 2, 1 << bit, n, n)
+        view[:, 1] += view[:, 0]
+    return a
+
+
+def _chain_count(a_sets: np.ndarray, a_full: np.ndarray, partition: tuple[tuple[int, ...], ...], k: int,
+                 last_free: bool) -> np.ndarray:
+    """For every subset S: number of k-word chains whose words in one block of ``partition`` are equal,
+    words within S (the last word any word, when ``last_free``). Letters x0..xk are einsum labels."""
+    parent = list(range(k + 1))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for block in partition:
+        for pos in block[1:]:  # same word: same first letter and same last letter
+            parent[find(pos)] = find(block[0])
+            parent[find(pos + 1)] = find(block[0] + 1)
+    labels = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRTUVWXYZ"
+    operands, terms = [], []
+    for block in partition:
+        i = block[0]
+        pair = labels[find(i)] + labels[find(i + 1)]
+        if last_free and block == (k - 1,):
+            operands.append(a_full)
+            terms.append(pair)
+        else:
+            operands.append(a_sets)
+            terms.append("S" + pair)
+    return np.einsum(",".join(terms) + "->S", *operands, optimize="greedy")
+
+
+def count_answers(table: WordTable, max_words: int) -> dict[int, int]:
+    """Exact number of answers of each word count 1..max_words, without listing them.
+
+    An answer of k words: distinct words, chained, every letter covered, and the first k-1 words
+    not yet covering every letter. For each k:
+
+    * chains of words within a letter set S are counted with batched matrix products over
+      ``A[S]``, and inclusion-exclusion over S (sign (-1)^(n-|S|)) keeps those covering all letters;
+    * chains whose first k-1 words already cover everything are subtracted the same way;
+    * distinct words: Möbius inversion over the partitions of the k positions (a block = positions
+      forced to hold the same word), so chains with a repeated word cancel out exactly.
+
+    Exact integers (numpy int64, or Python integers when the numbers could overflow).
+
+    Raises
+    ------
+    ValueError when the box has more than MAX_COUNT_LETTERS letters.
+    """
+    n = table.box.n
+    if n > MAX_COUNT_LETTERS:
+        raise ValueError(f"exact counting handles boxes of up to {MAX_COUNT_LETTERS} letters")
+    if not len(table):
+        return {k: 0 for k in range(1, max_words + 1)}
+    big = len(table) ** max_words >= 2**62 // (1 << n)
+    dtype = object if big else np.int64
+    a_sets = subset_word_matrices(table, dtype=np.int64).astype(dtype)
+    a_full = a_sets[(1 << n) - 1]
+    popcount = np.array([bin(s).count("1") for s in range(1 << n)])
+    sign = np.where((n - popcount) % 2 == 0, 1, -1).astype(dtype)
+    out = {}
+    for k in range(1, max_words + 1):
+        total = 0
+        for partition in _set_partitions(k):
+            if k > 1 and (k - 1,) not in partition:
+                # The last word repeats an earlier one: it adds no letter, so the first k-1 words
+                # already cover everything; such chains are never answers (both terms cancel).
+                continue
+            chains = _chain_count(a_sets, a_full, partition, k, last_free=False)
+            value = int((sign * chains).sum())
+            if k > 1:
+                covered_early = _chain_count(a_sets, a_full, partition, k, last_free=True)
+                value -= int((sign * covered_early).sum())
+            total += _mobius(partition) * value
+        out[k] = int(total)
+    return out
+
+
+# ------------------------------------------------------------------ lazy enumeration
+
+
+def can_finish(table: WordTable, max_words: int) -> list[np.ndarray]:
+    """``reach[r][e, m]``: some chain of exactly r more words from last letter e covers every letter
+    when m is covered so far (repeats allowed: a relaxation used to prune the enumeration)."""
+    n, full = table.box.n, table.box.full
+    classes = drop_dominated(WordTable(table.box, table.words, table.first, table.last, table.mask,
+                                       [0] * len(table)))
+    masks = np.arange(1 << n, dtype=np.int64)
+    reach = [np.zeros((n, 1 << n), dtype=bool)]
+    reach[0][:, full] = True
+    for _ in range(max_words):
+        prev, nxt = reach[-1], np.zeros((n, 1 << n), dtype=bool)
+        for f, e, m in zip(classes.first, classes.last, classes.mask, strict=True):
+            nxt[f] |= prev[e][masks | m]
+        reach.append(nxt)
+    return reach
+
+
+class SearchTimeout(Exception):
+    """The enumeration passed its deadline."""
+
+
+def enumerate_answers(table: WordTable, max_words: int, *, min_words: int = 1,
+                      deadline: float | None = None) -> Iterator[list[int]]:
+    """Answers (word indexes) of min_words, ..., max_words words, lazily, by depth-first search.
+
+    Pruned with :func:`can_finish`. Raises :class:`SearchTimeout` once past ``deadline`` (a
+    ``time.monotonic()`` value).
+    """
+    n, full = table.box.n, table.box.full
+    reach = can_finish(table, max_words)
+    starting: list[list[int]] = [[] for _ in range(n)]
+    for i, f in enumerate(table.first):
+        starting[f].append(i)
+    last, mask = table.last, table.mask
+    steps = 0
+
+    def extend(path: list[int], end: int, covered: int, left: int) -> Iterator[list[int]]:
+        nonlocal steps
+        steps += 1
+        if deadline is not None and steps % 1024 == 0 and time.monotonic() > deadline:
+            raise SearchTimeout
+        for w in starting[end]:
+            m = covered | mask[w]
+            if left == 1:
+                if m == full and w not in path:
+                    yield path + [w]
+            elif m != full and reach[left - 1][last[w], m] and w not in path:
+                path.append(w)
+                yield from extend(path, last[w], m, left - 1)
+                path.pop()
+
+    for k in range(min_words, max_words + 1):
+        for w in range(len(table)):
+            m = mask[w]
+            if k == 1:
+                if m == full:
+                    yield [w]
+            elif m != full and reach[k - 1][last[w], m]:
+                yield from extend([w], last[w], m, k - 1)

@@ -1,0 +1,96 @@
+"""The Letter Boxed spec: the box (its sides), the dictionary, the task and the engine."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from cpwords.specs import BaseSpec, DictionaryRef
+
+Task = Literal["min_words", "enumerate", "count", "generate"]
+Rank = Literal["letters", "common"]
+
+
+class LetterBoxedSpec(BaseSpec):
+    """Letters on the sides of a box; chain words that use every letter, in as few words as possible.
+
+    A word is playable when all its letters are on the box and no two consecutive letters lie on
+    the same side. Each word starts with the last letter of the word before it.
+
+    Example (YAML)::
+
+        kind: letter_boxed
+        sides: [lme, iuf, wcb, oas]
+        task: min_words
+    """
+
+    kind: Literal["letter_boxed"] = "letter_boxed"
+    """The puzzle kind."""
+    sides: list[str] | None = None
+    """The sides of the box, each a string of its letters, e.g. ``[paf, uot, mie, xlr]``. At least
+    3 sides, at least 2 letters a side, no letter twice on the box. Not used by ``task: generate``."""
+    dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
+    """The words that may be played (default ``scowl-70``)."""
+    min_word_length: int = Field(default=3, ge=1)
+    """Shortest word that may be played."""
+    max_words: int = Field(default=5, ge=1, le=12)
+    """Most words an answer may have: the search bound of ``min_words`` and the answers that
+    ``enumerate`` lists and ``count`` counts (answers of 1 .. max_words words)."""
+    task: Task = "min_words"
+    """``min_words``: a best answer (fewest words, ties broken by ``rank``); ``enumerate``: list the
+    answers of at most ``max_words`` words; ``count``: count them (per word count in stats);
+    ``generate``: make new puzzles whose minimum is ``par`` words."""
+    engine: Literal["native", "cpsat", "sat"] = "native"
+    """``native`` (search over (last letter, covered letters) states, exact counting by inclusion-
+    exclusion; the fastest), ``cpsat`` (OR-Tools CP-SAT) or ``sat`` (PySAT)."""
+    rank: Rank = "letters"
+    """How equally short answers are ordered: ``letters`` (fewest letters in total) or ``common``
+    (smallest total rareness: the most common words)."""
+    limit: int | None = Field(default=1000, ge=1)
+    """``enumerate``: list at most this many answers (None: all of them)."""
+    par: int = Field(default=2, ge=1, le=6)
+    """``generate``: the minimum number of words the generated puzzles must need."""
+    puzzles: int = Field(default=5, ge=1, le=100)
+    """``generate``: how many puzzles to produce."""
+    side_count: int = Field(default=4, ge=3, le=8)
+    """``generate``: number of sides of the generated boxes."""
+    letters_per_side: int = Field(default=3, ge=2, le=6)
+    """``generate``: letters on each side of the generated boxes."""
+    attempts: int = Field(default=300, ge=1)
+    """``generate``: random boxes tried before ranking the ones that reach ``par``."""
+
+    @field_validator("sides")
+    @classmethod
+    def _sides_are_letters(cls, sides: list[str] | None) -> list[str] | None:
+        if sides is None:
+            return None
+        clean = [s.strip().lower() for s in sides]
+        if len(clean) < 3:
+            raise ValueError(f"a box needs at least 3 sides (got {len(clean)})")
+        seen: dict[str, int] = {}
+        for i, side in enumerate(clean):
+            if len(side) < 2:
+                raise ValueError(
+                    f"side {i + 1} {side!r} has {len(side)} letter(s); every side needs at least 2 "
+                    "(a one-letter side makes its letter free to double up, which the game forbids)"
+                )
+            for ch in side:
+                if not ("a" <= ch <= "z"):
+                    raise ValueError(f"side {i + 1} {side!r} holds {ch!r}; sides hold letters a-z only")
+                if ch in seen:
+                    where = "twice on the same side" if seen[ch] == i else f"on sides {seen[ch] + 1} and {i + 1}"
+                    raise ValueError(f"letter {ch!r} appears {where}; every letter of the box must be distinct")
+                seen[ch] = i
+        return clean
+
+    @model_validator(mode="after")
+    def _sides_needed(self) -> LetterBoxedSpec:
+        if self.task != "generate" and self.sides is None:
+            raise ValueError("field 'sides' is required (e.g. sides: [paf, uot, mie, xlr]) unless task is generate")
+        if self.task == "generate" and self.side_count * self.letters_per_side > 26:
+            raise ValueError("side_count x letters_per_side is more than the 26 letters a-z")
+        return self
+
+
+SPEC = LetterBoxedSpec

@@ -1,0 +1,216 @@
+"""The box and its playable words: letters, sides, bitmasks and the word table every engine uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from cpwords.errors import InputError
+from cpwords.lexicon import Lexicon, load_lexicon
+
+
+@dataclass(frozen=True)
+class Box:
+    """The letters of a box, numbered side by side: letter ``i`` is bit ``1 << i`` of a mask.
+
+    >>> box = Box.from_sides(["ab", "cd", "ef"])
+    >>> box.letters, box.side_of["c"], box.full
+    ('abcdef', 1, 63)
+    """
+
+    sides: tuple[str, ...]
+    letters: str
+    side_of: dict[str, int]
+
+    @classmethod
+    def from_sides(cls, sides: list[str] | tuple[str, ...]) -> Box:
+        """The box with these sides (letters already validated distinct and lowercase)."""
+        side_of = {ch: i for i, side in enumerate(sides) for ch in side}
+        return cls(tuple(sides), "".join(sides), side_of)
+
+    @property
+    def n(self) -> int:
+        """Number of letters on the box."""
+        return len(self.letters)
+
+    @property
+    def full(self) -> int:
+        """The mask of every letter."""
+        return (1 << self.n) - 1
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Letter -> its number (bit position)."""
+        return {ch: i for i, ch in enumerate(self.letters)}
+
+    def is_playable(self, word: str) -> bool:
+        """All letters on the box and no two consecutive letters on the same side."""
+        side_of = self.side_of
+        prev = -1
+        for ch in word:
+            side = side_of.get(ch)
+            if side is None or side == prev:
+                return False
+            prev = side
+        return True
+
+    def mask_of(self, word: str) -> int:
+        """Bitmask of the box letters in ``word``."""
+        m = 0
+        for ch in word:
+            m |= 1 << self.index[ch]
+        return m
+
+
+@dataclass
+class WordTable:
+    """Playable words with what the models need: first and last letter numbers, masks, costs.
+
+    Lists are parallel; ``cost[i]`` is the ranking cost of word ``i`` (letters or rareness).
+    """
+
+    box: Box
+    words: list[str]
+    first: list[int]
+    last: list[int]
+    mask: list[int]
+    cost: list[int]
+    rank: str = "letters"
+    _pos: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def position(self, word: str) -> int | None:
+        """Index of ``word`` in the table, or None."""
+        if not self._pos:
+            self._pos = {w: i for i, w in enumerate(self.words)}
+        return self._pos.get(word)
+
+    def subset(self, keep: list[int]) -> WordTable:
+        """The table of the words at indexes ``keep``."""
+        return WordTable(self.box, [self.words[i] for i in keep], [self.first[i] for i in keep],
+                         [self.last[i] for i in keep], [self.mask[i] for i in keep],
+                         [self.cost[i] for i in keep], self.rank)
+
+
+# Per-process index of a lexicon: 26-letter masks and lengths of every word (numpy, for a fast
+# first cut: a box keeps only the words whose letters are all on it).
+_LEXICON_INDEX: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _lexicon_index(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
+    key = lexicon.content_hash
+    if key not in _LEXICON_INDEX:
+        masks = np.zeros(len(lexicon), dtype=np.uint32)
+        lengths = np.zeros(len(lexicon), dtype=np.int32)
+        for i, w in enumerate(lexicon):
+            m = 0
+            for ch in w:
+                m |= 1 << (ord(ch) - 97)
+            masks[i] = m
+            lengths[i] = len(w)
+        _LEXICON_INDEX[key] = (masks, lengths)
+    return _LEXICON_INDEX[key]
+
+
+def word_cost(lexicon: Lexicon, word: str, rank: str) -> int:
+    """Ranking cost of one word: its length (``letters``) or its rareness (``common``)."""
+    return len(word) if rank == "letters" else lexicon.rareness(word)
+
+
+def playable_words(box: Box, lexicon: Lexicon, *, min_length: int = 3, rank: str = "letters") -> WordTable:
+    """Every word of ``lexicon`` that can be played on ``box``, most common first.
+
+    Parameters
+    ----------
+    box: the box.
+    lexicon: the dictionary.
+    min_length: shortest word kept.
+    rank: ``letters`` or ``common``: what ``WordTable.cost`` holds.
+
+    Returns
+    -------
+    WordTable of the playable words.
+
+    Example
+    -------
+    >>> lex = Lexicon.from_words(["face", "fact", "ace"])
+    >>> playable_words(Box.from_sides(["fa", "ce", "tx"]), lex).words
+    ['fact']
+    """
+    masks, lengths = _lexicon_index(lexicon)
+    box26 = 0
+    for ch in box.letters:
+        box26 |= 1 << (ord(ch) - 97)
+    candidates = np.flatnonzero(((masks & np.uint32(~box26 & 0x3FFFFFF)) == 0) & (lengths >= min_length))
+    all_words = lexicon.words if len(candidates) > 2000 else None
+    words, first, last, mask, cost = [], [], [], [], []
+    index = box.index
+    for i in candidates.tolist():
+        w = all_words[i] if all_words is not None else _word_at(lexicon, i)
+        if not box.is_playable(w):
+            continue
+        words.append(w)
+        first.append(index[w[0]])
+        last.append(index[w[-1]])
+        mask.append(box.mask_of(w))
+        cost.append(word_cost(lexicon, w, rank))
+    return WordTable(box, words, first, last, mask, cost, rank)
+
+
+def _word_at(lexicon: Lexicon, i: int) -> str:
+    return lexicon._words[i]  # noqa: SLF001 - read-only access, avoids copying the whole list
+
+
+def drop_dominated(table: WordTable) -> WordTable:
+    """The words that no other word makes useless for a fewest-words answer.
+
+    Word ``u`` is dominated by ``v`` when both start and end with the same letters, ``v`` uses
+    every letter of ``u`` (and maybe more) and ``v`` costs no more. Replacing ``u`` by ``v`` keeps
+    an answer valid, as short and no worse ranked, so ``min_words`` may drop ``u``. Never used for
+    enumeration or counting, where every answer matters.
+
+    >>> box = Box.from_sides(["ab", "cd", "ef"])
+    >>> t = WordTable(box, ["ace", "ade"], [0, 0], [4, 4], [21, 25], [3, 3])
+    >>> drop_dominated(t).words
+    ['ace', 'ade']
+    """
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i in range(len(table)):
+        groups.setdefault((table.first[i], table.last[i]), []).append(i)
+    keep: list[int] = []
+    for members in groups.values():
+        members.sort(key=lambda i: (table.cost[i], -bin(table.mask[i]).count("1"), table.words[i]))
+        kept_masks: list[int] = []
+        for i in members:
+            m = table.mask[i]
+            if any(m | k == k for k in kept_masks):
+                continue
+            kept_masks.append(m)
+            keep.append(i)
+    keep.sort()
+    return table.subset(keep)
+
+
+def load_table(sides: list[str], dictionary: object, *, min_length: int, rank: str) -> WordTable:
+    """Box and playable words of a spec's fields; InputError when the box has no playable word."""
+    box = Box.from_sides(sides)
+    lexicon = load_lexicon(dictionary)  # type: ignore[arg-type]
+    table = playable_words(box, lexicon, min_length=min_length, rank=rank)
+    return table
+
+
+def check_letters_reachable(table: WordTable) -> str | None:
+    """Why no answer can exist (a letter no playable word uses), or None."""
+    used = 0
+    for m in table.mask:
+        used |= m
+    missing = [ch for i, ch in enumerate(table.box.letters) if not used >> i & 1]
+    if not table.words:
+        return "no word of the dictionary can be played on this box"
+    if missing:
+        return f"no playable word uses the letter(s) {', '.join(missing)}"
+    return None
