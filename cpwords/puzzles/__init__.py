@@ -14,3 +14,4 @@ from __future__ import annotations
 #: kind name -> package. A kind joins cpwords by adding one line here.
 KINDS: dict[str, str] = {}
 KINDS["letter_boxed"] = "cpwords.puzzles.letter_boxed"
+KINDS["ruzzle"] = "cpwords.puzzles.ruzzle"

@@ -1,0 +1,75 @@
+"""``cpwords ruzzle ROW ROW …``: the shortcut that builds a ``kind: ruzzle`` spec."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from cpwords.errors import InputError
+
+_BONUS = re.compile(r"(DL|TL|DW|TW):(\d+),(\d+)", re.IGNORECASE)
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+    """Add the ``ruzzle`` command."""
+    p = subparsers.add_parser(
+        "ruzzle", parents=list(parents), help="every word on a Ruzzle / Boggle board",
+        description="Find every word on a board of letters (king moves, no cell twice). "
+                    "Example: cpwords ruzzle ABCD EFGH IJKL MNOP --bonus TW:1,1 --bonus DL:2,3",
+    )
+    p.add_argument("rows", nargs="+", metavar="ROW",
+                   help="one argument a row, top first; 'qu' is one tile; quote a row with spaces to "
+                        "give multi-letter tiles ('a b th e')")
+    p.add_argument("--boggle", action="store_true", help="Boggle scoring (by length; words of 3+ letters)")
+    p.add_argument("--scoring", choices=["ruzzle", "boggle", "none"], help="scoring rule (default ruzzle)")
+    p.add_argument("--bonus", action="append", default=[], metavar="KIND:ROW,COL",
+                   help="a bonus square, e.g. DL:1,2 (DL, TL, DW, TW; 1-based row and column); repeatable")
+    p.add_argument("--bonuses", metavar="LAYOUT", help="a bonus layout: shipped name (ruzzle-4x4) or .yaml file")
+    p.add_argument("--algorithm", choices=["trie", "active", "enumerate"], help="how to find words (default trie)")
+    p.add_argument("--task", choices=["words", "count_paths", "best_board"], help="what to do (default words)")
+    p.add_argument("--dict", metavar="NAME", help="dictionary: built-in name or word-list file (default scowl-80)")
+    p.add_argument("--min-length", type=int, metavar="N", help="shortest word in letters (default 2, Boggle 3)")
+    p.add_argument("--iterations", type=int, metavar="N", help="best_board: annealing moves (default 1000)")
+    p.set_defaults(func=run)
+
+
+def build_spec(args: argparse.Namespace) -> Any:
+    """The spec the command line describes (validated like a YAML file)."""
+    from cpwords.specs import parse_spec
+
+    if args.boggle and args.scoring not in (None, "boggle"):
+        raise InputError("--boggle contradicts --scoring", field="--scoring", value=args.scoring)
+    data: dict[str, Any] = {"kind": "ruzzle", "grid": list(args.rows)}
+    if args.boggle or args.scoring:
+        data["scoring"] = "boggle" if args.boggle else args.scoring
+    if args.bonus and args.bonuses:
+        raise InputError("give either --bonus squares or a --bonuses layout, not both", field="--bonus")
+    if args.bonus:
+        table: dict[str, list[list[int]]] = {}
+        for text in args.bonus:
+            match = _BONUS.fullmatch(text.strip())
+            if not match:
+                raise InputError("a bonus is KIND:ROW,COL with KIND one of DL, TL, DW, TW (e.g. DL:1,2)",
+                                 field="--bonus", value=text)
+            table.setdefault(match[1].upper(), []).append([int(match[2]), int(match[3])])
+        data["bonuses"] = table
+    elif args.bonuses:
+        data["bonuses"] = args.bonuses
+    if args.dict:
+        from cpwords.lexicon.cli import ref_from_option
+
+        data["dictionary"] = ref_from_option(args.dict).model_dump(exclude_none=True)
+    for option, field in (("algorithm", "algorithm"), ("task", "task"), ("min_length", "min_word_length"),
+                          ("iterations", "iterations")):
+        if getattr(args, option) is not None:
+            data[field] = getattr(args, option)
+    return parse_spec(data, source="command line")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the spec, solve it and print the result."""
+    from cpwords.cli import solve_and_print
+
+    return solve_and_print([build_spec(args)], args)

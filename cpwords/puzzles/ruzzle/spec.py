@@ -1,0 +1,147 @@
+"""The Ruzzle / Boggle puzzle spec (``kind: ruzzle``).
+
+>>> spec = RuzzleSpec(grid=["cats", "dogs", "QUITE", "emus"], bonuses={"TW": [[1, 1]]})
+>>> spec.tiles()[2], spec.min_letters(), spec.bonus_cells()
+(['qu', 'i', 't', 'e'], 2, {(1, 1): 'TW'})
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from cpwords.specs import BaseSpec, DictionaryRef
+
+BonusName = Literal["DL", "TL", "DW", "TW"]
+_TILE = re.compile(r"[a-z]+")
+DEFAULT_MIN_LENGTH = {"ruzzle": 2, "boggle": 3, "none": 3}
+
+
+def _parse_row(row: str | list[str]) -> list[str]:
+    from cpwords.puzzles.ruzzle.board import parse_row
+
+    return parse_row(row)
+
+
+class RuzzleSpec(BaseSpec):
+    """Find every word on a Ruzzle or Boggle board, count the board's paths, or search for a rich board."""
+
+    kind: Literal["ruzzle"] = "ruzzle"
+    """The puzzle kind."""
+    engine: Literal["native"] = "native"
+    """Engine: ``native`` (pure Python search; ``algorithm`` picks the method)."""
+    task: Literal["words", "count_paths", "best_board"] = "words"
+    """``words``: every word with a (best-scoring) path and the total score; ``count_paths``: the number
+    of simple king paths of each length on a board of this size (the letters do not matter);
+    ``best_board``: simulated annealing from ``grid`` towards a high-scoring board."""
+    grid: list[str | list[str]]
+    """Rows of tiles, top row first. A row is a string (one letter a tile, ``qu`` one tile; with spaces,
+    the spaces separate tiles: ``"a b qu th"``) or a list of tiles. Every row has the same number of tiles."""
+    dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-80"))
+    """The words that count: a built-in name, ``{path: FILE}`` or ``{words: [...]}``."""
+    scoring: Literal["ruzzle", "boggle", "none"] = "ruzzle"
+    """``ruzzle``: letter values, bonus squares, length bonus; ``boggle``: points by length; ``none``."""
+    min_word_length: int | None = Field(default=None, ge=1)
+    """Shortest word that counts, in letters (a ``qu`` tile is two). Default: 2 for Ruzzle, 3 otherwise."""
+    bonuses: str | dict[BonusName, list[tuple[int, int]]] | None = None
+    """Bonus squares: ``{DL: [[row, col], ...], TL: ..., DW: ..., TW: ...}`` (1-based, row 1 at the top), or
+    the name of a shipped layout in ``models/ruzzle/`` (``ruzzle-4x4``) or a layout file (``.yaml``).
+    Only Ruzzle scoring uses them."""
+    algorithm: Literal["trie", "active", "enumerate"] = "trie"
+    """How words are found: ``trie`` (board walk pruned by a trie; fastest), ``active`` (check each
+    dictionary word on the board), ``enumerate`` (every path, no pruning; boards of at most 16 cells)."""
+    iterations: int = Field(default=1000, ge=1)
+    """``best_board``: number of annealing moves (each move scores one board); ``time_limit`` may stop it sooner."""
+
+    @field_validator("grid")
+    @classmethod
+    def _rectangular(cls, grid: list[str | list[str]]) -> list[str | list[str]]:
+        if not grid:
+            raise ValueError("the grid needs at least one row")
+        widths = set()
+        for i, row in enumerate(grid):
+            tiles = _parse_row(row)
+            bad = [t for t in tiles if not _TILE.fullmatch(t)]
+            if bad:
+                raise ValueError(f"row {i + 1}: tiles must be letters a-z (got {bad[0]!r})")
+            if not tiles:
+                raise ValueError(f"row {i + 1} is empty")
+            widths.add(len(tiles))
+        if len(widths) != 1:
+            raise ValueError(f"rows have different numbers of tiles ({', '.join(map(str, sorted(widths)))});"
+                             " a string row reads 'qu' as one tile")
+        return grid
+
+    @field_validator("bonuses", mode="before")
+    @classmethod
+    def _layout_path(cls, value: Any, info: ValidationInfo) -> Any:
+        # A relative layout file is read from the YAML file's folder; keep it absolute from now on.
+        if isinstance(value, str) and ("/" in value or value.endswith((".yaml", ".yml"))):
+            path = Path(value).expanduser()
+            base = (info.context or {}).get("base_dir")
+            if not path.is_absolute() and base is not None:
+                path = Path(base) / path
+            return str(path)
+        if isinstance(value, dict):
+            return {str(k).upper(): v for k, v in value.items()}
+        return value
+
+    @model_validator(mode="after")
+    def _bonuses_on_board(self) -> RuzzleSpec:
+        rows, cols = self.shape()
+        seen: dict[tuple[int, int], str] = {}
+        for name, cells in self._bonus_table().items():
+            for r, c in cells:
+                if not (1 <= r <= rows and 1 <= c <= cols):
+                    raise ValueError(f"bonus {name} at [{r}, {c}] is off the {rows}x{cols} board "
+                                     "(cells are [row, col], 1-based)")
+                if (r, c) in seen:
+                    raise ValueError(f"cell [{r}, {c}] has two bonuses ({seen[(r, c)]} and {name})")
+                seen[(r, c)] = name
+        if self.algorithm == "enumerate" and rows * cols > 16 and self.task != "count_paths":
+            raise ValueError(f"algorithm 'enumerate' walks every path and handles at most 16 cells "
+                             f"(this board has {rows * cols}); use 'trie' or 'active'")
+        return self
+
+    def _bonus_table(self) -> dict[str, list[tuple[int, int]]]:
+        if self.bonuses is None:
+            return {}
+        if isinstance(self.bonuses, dict):
+            return {k: [tuple(c) for c in v] for k, v in self.bonuses.items()}
+        from cpwords.geometry import read_shape
+
+        data, source = read_shape("ruzzle", self.bonuses, field_name="bonuses")
+        table = data.get("bonuses")
+        if not isinstance(table, dict):
+            raise ValueError(f"{source}: a bonus layout needs a 'bonuses' mapping of DL/TL/DW/TW to cells")
+        out: dict[str, list[tuple[int, int]]] = {}
+        for name, cells in table.items():
+            if str(name).upper() not in ("DL", "TL", "DW", "TW"):
+                raise ValueError(f"{source}: unknown bonus {name!r}; use DL, TL, DW or TW")
+            try:
+                out[str(name).upper()] = [(int(r), int(c)) for r, c in cells]
+            except (TypeError, ValueError):
+                raise ValueError(f"{source}: bonus {name} cells must be [row, col] pairs") from None
+        return out
+
+    def tiles(self) -> list[list[str]]:
+        """The grid as rows of tiles (lowercase)."""
+        return [_parse_row(row) for row in self.grid]
+
+    def shape(self) -> tuple[int, int]:
+        """(rows, columns) of the board."""
+        return len(self.grid), len(_parse_row(self.grid[0]))
+
+    def bonus_cells(self) -> dict[tuple[int, int], str]:
+        """Bonus name by 1-based (row, col)."""
+        return {cell: name for name, cells in self._bonus_table().items() for cell in cells}
+
+    def min_letters(self) -> int:
+        """The shortest word that counts, after applying the scoring's default."""
+        return self.min_word_length or DEFAULT_MIN_LENGTH[self.scoring]
+
+
+SPEC = RuzzleSpec
