@@ -111,8 +111,12 @@ class RuzzleSpec(BaseSpec):
             return {}
         if isinstance(self.bonuses, dict):
             return {k: [tuple(c) for c in v] for k, v in self.bonuses.items()}
-        from cpwords.geometry import read_shape
+        from cpwords.geometry import read_shape, shipped_shapes
 
+        shipped = shipped_shapes("ruzzle")
+        if "/" not in self.bonuses and not self.bonuses.endswith((".yaml", ".yml")) and self.bonuses not in shipped:
+            raise ValueError(f"unknown bonus layout {self.bonuses!r}; shipped: {', '.join(shipped)}; "
+                             "or give a .yaml file")
         data, source = read_shape("ruzzle", self.bonuses, field_name="bonuses")
         table = data.get("bonuses")
         if not isinstance(table, dict):
