@@ -1,0 +1,421 @@
+"""The ladder index of a dictionary: one-letter links between words, and word groups.
+
+Two words are *linked* when they have the same length and differ in exactly one position. Links
+are found through wildcard buckets (``co*d`` holds cold, cord, coed ...; never all pairs) and
+stored as CSR arrays of integer word ids. A *group* is a connected component of the links: two
+words have a ladder between them exactly when they are in the same group.
+
+Group numbers are stable for a given dictionary: groups are numbered from 1 by word length, then
+by the alphabetically first word of the group (so ``aa``'s group comes first among 2-letter words).
+
+The index is cached on disk per dictionary content (:mod:`cpwords.lexicon.cache`), and found again
+through a small alias file keyed by the dictionary reference, so that a later process answers
+without even loading the lexicon (see :func:`load_index`).
+
+Example
+-------
+>>> from cpwords.lexicon import Lexicon
+>>> index = build_index(Lexicon.from_words(["cold", "cord", "card", "ward", "warm", "zzzz"]))
+>>> index.n_links, index.group_size(index.group_of("cold")), index.group_of("zzzz") != index.group_of("cold")
+(4, 5, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cpwords.lexicon import Lexicon
+    from cpwords.specs import DictionaryRef
+
+#: Name and format version of the cached index (bump the version when the format changes).
+CACHE_NAME = "ladder-index"
+CACHE_VERSION = 4
+
+
+@dataclass
+class LadderIndex:
+    """Words, their rareness, their links (CSR) and their groups, all by integer word id.
+
+    Word ids are positions in the lexicon's order (most frequent first).
+    """
+
+    label: str
+    """The dictionary's label, for messages."""
+    content_hash: str
+    """The lexicon's content hash (the cache key)."""
+    words: list[str]
+    """Every word, most frequent first; a word's id is its position here."""
+    rareness: array
+    """Rareness of each word (``array('q')``), lower = more common."""
+    offsets: array
+    """CSR row starts (``array('l')``, one more than there are words): word i links to ``links[offsets[i]:offsets[i+1]]``."""
+    links: array
+    """CSR link targets (``array('i')``), each row in increasing id order."""
+    group: array
+    """Group number of each word (``array('i')``), 1-based."""
+    group_sizes: array
+    """Number of words of each group (``array('i')``, index 0 unused)."""
+    group_lengths: array
+    """Word length of each group (``array('i')``, index 0 unused)."""
+    group_order: array
+    """Word ids sorted by group (``array('i')``): group g is ``group_order[group_starts[g]:group_starts[g+1]]``."""
+    group_starts: array
+    """Start of each group in ``group_order`` (``array('l')``, one more than there are groups + 1)."""
+
+    # -- words
+
+    @cached_property
+    def ids(self) -> dict[str, int]:
+        """Word -> id."""
+        return {w: i for i, w in enumerate(self.words)}
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.ids
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def id_of(self, word: str) -> int:
+        """The id of ``word`` (KeyError when it is not in the dictionary)."""
+        ids = self.__dict__.get("ids")
+        if ids is not None:
+            return ids[word]
+        # One look-up does not pay for building the whole map (a one-shot command does a few).
+        try:
+            return self.words.index(word)
+        except ValueError:
+            raise KeyError(word) from None
+
+    # -- links
+
+    @property
+    def n_links(self) -> int:
+        """Number of links (each joins two words)."""
+        return len(self.links) // 2
+
+    @cached_property
+    def _rows(self) -> list[tuple[int, ...]]:
+        return [()] * len(self.words)
+
+    @cached_property
+    def _groups_with_rows(self) -> set[int]:
+        return set()
+
+    def adjacency(self, g: int) -> list[tuple[int, ...]]:
+        """``adjacency(g)[i]``: the ids linked to word ``i``, made ready for every word of group ``g``.
+
+        A plain list of tuples: ``list.__getitem__`` is the fastest look-up a search loop can do
+        (about twice as fast as a dict), and only the groups searched have their rows made
+        (entries of other words are empty until then).
+        """
+        rows = self._rows
+        if g not in self._groups_with_rows:
+            offsets, links = self.offsets, self.links
+            for i in self.members(g):
+                rows[i] = tuple(links[offsets[i] : offsets[i + 1]])
+            self._groups_with_rows.add(g)
+        return rows
+
+    def neighbours(self, i: int) -> tuple[int, ...]:
+        """Ids of the words linked to word ``i``."""
+        return self.adjacency(self.group[i])[i]
+
+    def degree(self, i: int) -> int:
+        """Number of links of word ``i``."""
+        return self.offsets[i + 1] - self.offsets[i]
+
+    def linked_words(self, word: str) -> list[str]:
+        """The words linked to ``word``, alphabetically."""
+        return sorted(self.words[j] for j in self.neighbours(self.id_of(word)))
+
+    # -- groups
+
+    def group_of(self, word: str) -> int:
+        """Group number of ``word``."""
+        return self.group[self.id_of(word)]
+
+    def members(self, g: int) -> array:
+        """Ids of the words of group ``g``, most frequent first."""
+        return self.group_order[self.group_starts[g] : self.group_starts[g + 1]]
+
+    def group_size(self, g: int) -> int:
+        """Number of words in group ``g``."""
+        return self.group_sizes[g]
+
+    @property
+    def n_groups(self) -> int:
+        """Number of groups (words without any link are groups of one)."""
+        return len(self.group_sizes) - 1
+
+    def lengths(self) -> list[int]:
+        """Word lengths present, increasing."""
+        return sorted(set(self.group_lengths[1:]))
+
+    def groups_of_length(self, length: int) -> list[int]:
+        """Group numbers of the words of ``length`` letters, increasing."""
+        return [g for g in range(1, len(self.group_lengths)) if self.group_lengths[g] == length]
+
+    def most_linked(self, length: int) -> str | None:
+        """The word of ``length`` letters with the most links (the more frequent one on a tie)."""
+        best, best_degree = None, -1
+        for i, w in enumerate(self.words):
+            if len(w) == length and self.degree(i) > best_degree:
+                best, best_degree = w, self.degree(i)
+        return best
+
+    def to_payload(self) -> dict[str, Any]:
+        """Plain data for the disk cache (no class reference, so renaming the class is harmless).
+
+        The words are one newline-joined string: splitting it is several times faster than
+        unpickling a list of strings.
+        """
+        payload = {k: getattr(self, k) for k in _PAYLOAD_FIELDS}
+        payload["words"] = "\n".join(self.words)
+        return payload
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> LadderIndex:
+        """The index stored by :meth:`to_payload`."""
+        fields = {k: payload[k] for k in _PAYLOAD_FIELDS}
+        fields["words"] = payload["words"].split("\n") if payload["words"] else []
+        return cls(**fields)
+
+
+_PAYLOAD_FIELDS = ("label", "content_hash", "words", "rareness", "offsets", "links", "group", "group_sizes",
+                   "group_lengths", "group_order", "group_starts")
+
+
+def wildcard_buckets(words: Sequence[str]) -> list[list[int]]:
+    """Groups of word ids that agree everywhere but at one position (only groups of two or more).
+
+    For every position p, words sharing ``(length, p, word without letter p)`` form one bucket:
+    ``co*d`` holds cold, cord, coed. Two distinct words meet in
+    at most one bucket (the position where they differ), and every link lies in exactly one.
+
+    >>> wildcard_buckets(["cat", "cot", "dog", "cog"])
+    [[2, 3], [0, 1], [1, 3]]
+    """
+    found: list[list[int]] = []
+    by_length: dict[int, list[int]] = {}
+    for i, w in enumerate(words):
+        by_length.setdefault(len(w), []).append(i)
+    for length in sorted(by_length):
+        ids = by_length[length]
+        for p in range(length):
+            buckets: dict[str, list[int]] = {}
+            for i in ids:
+                w = words[i]
+                buckets.setdefault(w[:p] + w[p + 1 :], []).append(i)
+            found.extend(b for b in buckets.values() if len(b) > 1)
+    return found
+
+
+def one_letter_links(words: Sequence[str], buckets: Sequence[Sequence[int]] | None = None) -> list[list[int]]:
+    """For each word, the ids (positions in ``words``) of the same-length words one letter away.
+
+    >>> one_letter_links(["cat", "cot", "dog", "cog"])
+    [[1], [0, 3], [3], [1, 2]]
+    """
+    adjacency: list[list[int]] = [[] for _ in words]
+    for bucket in wildcard_buckets(words) if buckets is None else buckets:
+        for i in bucket:
+            adjacency[i].extend(j for j in bucket if j != i)
+    for row in adjacency:
+        row.sort()
+    return adjacency
+
+
+def _csr(rows: Iterable[Iterable[int]]) -> tuple[array, array]:
+    offsets = array("l", [0])
+    flat = array("i")
+    for row in rows:
+        flat.extend(row)
+        offsets.append(len(flat))
+    return offsets, flat
+
+
+def word_groups(words: Sequence[str], adjacency: Sequence[Iterable[int]]) -> tuple[list[int], list[int], list[int]]:
+    """Connected components, numbered from 1 by length, then by their alphabetically first word.
+
+    Returns ``(group of each word, size of each group, word length of each group)``; the two
+    lists per group have an unused entry 0 so that group g is at index g.
+
+    >>> word_groups(["cot", "cat", "dog"], [[1], [0], []])
+    ([1, 1, 2], [0, 2, 1], [0, 3, 3])
+    """
+    group = [0] * len(words)
+    sizes, lengths = [0], [0]
+    for i in sorted(range(len(words)), key=lambda k: (len(words[k]), words[k])):
+        if group[i]:
+            continue
+        g = len(sizes)
+        group[i] = g
+        frontier, size = [i], 1
+        while frontier:
+            nxt = []
+            for v in frontier:
+                for u in adjacency[v]:
+                    if not group[u]:
+                        group[u] = g
+                        nxt.append(u)
+            size += len(nxt)
+            frontier = nxt
+        sizes.append(size)
+        lengths.append(len(words[i]))
+    return group, sizes, lengths
+
+
+def build_index(lexicon: Lexicon) -> LadderIndex:
+    """Links and groups of every word of ``lexicon`` (no cache: see :func:`index_for`)."""
+    words = list(lexicon)
+    buckets = wildcard_buckets(words)
+    adjacency = one_letter_links(words, buckets)
+    offsets, links = _csr(adjacency)
+    group, sizes, lengths = word_groups(words, adjacency)
+    group_order = array("i", sorted(range(len(words)), key=group.__getitem__))  # stable: frequency order
+    group_starts = array("l", [0, 0])
+    for size in sizes[1:]:
+        group_starts.append(group_starts[-1] + size)
+    rare = lexicon.rareness_map()
+    return LadderIndex(
+        label=lexicon.label,
+        content_hash=lexicon.content_hash,
+        words=words,
+        rareness=array("q", [rare[w] for w in words]),
+        offsets=offsets,
+        links=links,
+        group=array("i", group),
+        group_sizes=array("i", sizes),
+        group_lengths=array("i", lengths),
+        group_order=group_order,
+        group_starts=group_starts,
+    )
+
+
+def index_for(lexicon: Lexicon) -> LadderIndex:
+    """The index of ``lexicon``, from the disk cache when it was built before."""
+    from cpwords.lexicon.cache import cached
+
+    payload = cached(lexicon, CACHE_NAME, lambda: build_index(lexicon).to_payload(), version=CACHE_VERSION)
+    return LadderIndex.from_payload(payload)
+
+
+# ---------------------------------------------------------------- finding the index without the lexicon
+
+
+@dataclass(frozen=True)
+class _ByHash:
+    """Stands in for a lexicon where :mod:`cpwords.lexicon.cache` only needs its content hash."""
+
+    content_hash: str
+
+
+class _Stale(Exception):
+    """The alias pointed at an index that is gone or belongs to other content."""
+
+
+def _alias_key(ref: DictionaryRef) -> str | None:
+    """What identifies a dictionary's content without reading it (None: inline words, just load them)."""
+    from cpwords.lexicon.rareness import FORMULA_VERSION
+
+    if ref.words is not None:
+        return None
+    if ref.name is not None:
+        from importlib import resources
+
+        source = resources.files("cpwords.lexicon.data").joinpath("words.txt.gz")
+    else:
+        source = ref.path
+    try:
+        st = os.stat(str(source))
+    except (OSError, TypeError):
+        return None
+    return f"{ref.model_dump_json()}|{st.st_size}|{st.st_mtime_ns}|{FORMULA_VERSION}|{CACHE_VERSION}"
+
+
+def _alias_path(key: str) -> Path:
+    from cpwords.lexicon.cache import cache_dir
+
+    return cache_dir() / f"ladder-alias-{hashlib.sha256(key.encode()).hexdigest()[:24]}.txt"
+
+
+def _write_alias(key: str, content_hash: str) -> None:
+    path = _alias_path(key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(content_hash, encoding="ascii")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # no alias: the next process loads the lexicon, which is only slower
+
+
+def _index_by_alias(key: str, ref: DictionaryRef) -> LadderIndex:
+    from cpwords.lexicon.cache import cache_path, cached
+
+    try:
+        content_hash = _alias_path(key).read_text(encoding="ascii").strip()
+    except OSError:
+        raise _Stale from None
+    stand_in = _ByHash(content_hash)
+    if not content_hash or not cache_path(stand_in, CACHE_NAME, CACHE_VERSION).is_file():  # type: ignore[arg-type]
+        raise _Stale
+
+    def rebuild() -> dict[str, Any]:  # the file was unreadable: build it, if the content is still the same
+        from cpwords.lexicon import load_lexicon
+
+        lexicon = load_lexicon(ref)
+        if lexicon.content_hash != content_hash:
+            raise _Stale
+        return build_index(lexicon).to_payload()
+
+    payload = cached(stand_in, CACHE_NAME, rebuild, version=CACHE_VERSION)  # type: ignore[arg-type]
+    return LadderIndex.from_payload(payload)
+
+
+def load_index(ref: DictionaryRef | str | None = None) -> LadderIndex:
+    """The ladder index of a dictionary, built once and then read from the disk cache.
+
+    A built-in name or a word-list file is first looked up through an alias (its name, the data
+    file's size and time) so that a cached index loads without reading the lexicon at all.
+    Kept per process too.
+
+    Raises
+    ------
+    InputError
+        For an unknown dictionary or an unreadable word list (from the lexicon).
+    """
+    from cpwords.specs import DictionaryRef
+
+    if ref is None:
+        ref = DictionaryRef(name="scowl-70")
+    elif isinstance(ref, str):
+        ref = DictionaryRef(name=ref)
+    key = _alias_key(ref)
+    return _load_index(ref.model_dump_json(), key)
+
+
+@lru_cache(maxsize=8)
+def _load_index(ref_json: str, key: str | None) -> LadderIndex:
+    from cpwords.lexicon import load_lexicon
+    from cpwords.specs import DictionaryRef
+
+    ref = DictionaryRef.model_validate_json(ref_json)
+    if key is not None:
+        try:
+            return _index_by_alias(key, ref)
+        except _Stale:
+            pass
+    lexicon = load_lexicon(ref)
+    index = index_for(lexicon)
+    if key is not None:
+        _write_alias(key, lexicon.content_hash)
+    return index

@@ -1,0 +1,71 @@
+"""Text rendering of ladders: one word a line, the changed letter highlighted, rareness, definition."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cpwords import display
+
+
+def marked(previous: str | None, word: str, *, terminal: bool) -> str:
+    """``word`` with the letter changed from ``previous`` in capitals (and bold on a terminal).
+
+    >>> marked("cold", "cord", terminal=False)
+    'coRd'
+    """
+    if previous is None:
+        return word
+    out = []
+    for a, b in zip(previous, word, strict=True):
+        if a == b:
+            out.append(b)
+        else:
+            out.append(f"[bold magenta]{b.upper()}[/]" if terminal else b.upper())
+    return "".join(out)
+
+
+def ladder_table(solution: Any, *, terminal: bool) -> Any:
+    """The table of one ladder: step, word, rareness (and the first definition when known)."""
+    defs = solution.definitions
+    columns = ["step", "word", "rareness"] + (["definition"] if defs is not None else [])
+    rows = []
+    for i, word in enumerate(solution.words):
+        row: list[Any] = [i, marked(solution.words[i - 1] if i else None, word, terminal=terminal),
+                          solution.word_rareness[i] if i else f"({solution.word_rareness[0]:,})"]
+        if defs is not None:
+            row.append(defs[i][0] if defs[i] else "-")
+        rows.append(row)
+    title = (f"{solution.mode} ladder: {solution.steps} step{'s' if solution.steps != 1 else ''}, "
+             f"rareness {solution.rareness:,}")
+    return display.make_table(columns, rows, title=title, justify=["right", "left", "right", "left"])
+
+
+def render(spec: Any, result: Any) -> Any:
+    """The result as rich renderables: each ladder as a table, the group, the status line."""
+    from rich.console import Group
+    from rich.text import Text
+
+    terminal = display.is_terminal()
+    items: list[Any] = []
+    if result.title:
+        items.append(Text(result.title, style="bold"))
+    items.append(Text(f"{spec.start} -> {spec.target} in {result.stats.get('dictionary', spec.dictionary.label())}"))
+    for i, solution in enumerate(result.solutions):
+        if i:
+            items.append(Text(""))
+        items.append(ladder_table(solution, terminal=terminal))
+    if result.message:
+        items.append(Text(result.message))
+    facts = []
+    if "group" in result.stats and result.status.solved:
+        facts.append(f"group {result.stats['group']} ({result.stats['group_size']:,} words)")
+    if "shortest_count" in result.stats:
+        n = result.stats["shortest_count"]
+        facts.append(f"{n:,} shortest ladder{'s' if n != 1 else ''}")
+    if "least_rare_count" in result.stats:
+        n = result.stats["least_rare_count"]
+        facts.append(f"{n:,} least-rare ladder{'s' if n != 1 else ''}")
+    if facts:
+        items.append(Text(" · ".join(facts)))
+    items.append(Text(display.status_line(result), style="dim"))
+    return Group(*items)

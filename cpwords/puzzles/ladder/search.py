@@ -1,0 +1,278 @@
+"""Ladder searches over a :class:`~cpwords.puzzles.ladder.index.LadderIndex` (word ids in, word ids out).
+
+- :func:`shortest_ladders`: bidirectional breadth-first search by whole layers (set operations run
+  in C), then the layered graph of *every* shortest ladder, with exact path counts on it.
+- :func:`least_rare_ladders`: Dijkstra (heap queue) on the total rareness of the words after the
+  start, then the graph of every least-rare ladder, with counts.
+
+Both give a :class:`LadderGraph`, from which :meth:`LadderGraph.sample` draws one ladder uniformly at
+random among all optimal ones (so every optimal ladder can come out, and a seed fixes which) and
+:meth:`LadderGraph.ladders` lists them in alphabetical order.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import chain
+
+Neighbours = Callable[[int], Sequence[int]]
+
+
+@dataclass
+class LadderGraph:
+    """Every optimal ladder from ``start`` to ``target``, as a layered graph with path counts.
+
+    ``preds[v]`` lists the words just before ``v`` on some optimal ladder (empty for the start);
+    ``paths[v]`` is the number of optimal ladders from the start to ``v``.
+    """
+
+    start: int
+    target: int
+    preds: dict[int, list[int]]
+    paths: dict[int, int]
+    cost: int
+    """Steps (shortest) or total rareness (least rare) of every ladder of this graph."""
+
+    @property
+    def count(self) -> int:
+        """Number of optimal ladders (exact)."""
+        return self.paths[self.target]
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """One optimal ladder, uniformly at random: walk back from the target, choosing each
+        predecessor with probability proportional to its number of ladders from the start."""
+        ladder = [self.target]
+        v = self.target
+        while v != self.start:
+            choices = sorted(self.preds[v])
+            pick = rng.randrange(self.paths[v])
+            for u in choices:
+                pick -= self.paths[u]
+                if pick < 0:
+                    break
+            ladder.append(u)
+            v = u
+        ladder.reverse()
+        return ladder
+
+    def ladders(self, key: Callable[[int], str], limit: int | None = None) -> Iterator[list[int]]:
+        """Every optimal ladder, in alphabetical order of their words (``key`` gives a word's text)."""
+        succs: dict[int, list[int]] = {}
+        for v, us in self.preds.items():
+            for u in us:
+                succs.setdefault(u, []).append(v)
+        for row in succs.values():
+            row.sort(key=key)
+        produced = 0
+        stack: list[tuple[int, int]] = [(self.start, 0)]  # (word, index of the next successor to try)
+        path = [self.start]
+        if self.start == self.target:
+            yield [self.start]
+            return
+        while stack:
+            v, k = stack[-1]
+            row = succs.get(v, [])
+            if k == len(row):
+                stack.pop()
+                path.pop()
+                continue
+            stack[-1] = (v, k + 1)
+            w = row[k]
+            if w == self.target:
+                yield [*path, w]
+                produced += 1
+                if limit is not None and produced >= limit:
+                    return
+                continue
+            stack.append((w, 0))
+            path.append(w)
+
+
+def _union_of_neighbours(neighbours: Neighbours, nodes: set[int]) -> set[int]:
+    return set(chain.from_iterable(map(neighbours, nodes)))
+
+
+@dataclass
+class Meeting:
+    """Where a bidirectional breadth-first search met: the layers grown from both ends.
+
+    ``from_start[i]`` holds the words at distance i from the start, ``from_target[j]`` those at
+    distance j from the target; ``middle`` the words of ``from_start[-1]`` that touch the target side
+    (the words at position ``len(from_start) - 1`` of every shortest ladder).
+    """
+
+    start: int
+    target: int
+    from_start: list[set[int]]
+    from_target: list[set[int]]
+    middle: set[int]
+
+    @property
+    def steps(self) -> int:
+        """Length of the shortest ladders, in changes."""
+        return len(self.from_start) + len(self.from_target) - 2
+
+
+def meet_in_the_middle(neighbours: Neighbours, start: int, target: int) -> Meeting | None:
+    """Bidirectional breadth-first search by whole layers; None when there is no ladder.
+
+    The side with the smaller frontier grows by one whole layer (set operations, run in C) until
+    the new layer touches the other side's frontier. The balls grown so far were disjoint, so the
+    touching words are exactly the middle words of all the shortest ladders.
+
+    Parameters
+    ----------
+    neighbours:
+        ``neighbours(v)``: ids of the words one letter away from word ``v`` (fastest as a list's
+        ``__getitem__``).
+    start, target:
+        Word ids.
+
+    Example
+    -------
+    >>> adj = [[1], [0, 2, 3], [1, 4], [1, 4], [2, 3]]  # cat, cot, cog, dot, dog
+    >>> m = meet_in_the_middle(adj.__getitem__, 0, 4)
+    >>> m.steps, sorted(m.middle)
+    (3, [2, 3])
+    """
+    if start == target:
+        return Meeting(start, target, [{start}], [{target}], {start})
+    from_start: list[set[int]] = [{start}]
+    from_target: list[set[int]] = [{target}]
+    while True:
+        if len(from_start[-1]) <= len(from_target[-1]):
+            layers, other = from_start, from_target
+        else:
+            layers, other = from_target, from_start
+        # Links of layer k reach layers k-1, k and k+1 only.
+        new = set(chain.from_iterable(map(neighbours, layers[-1]))) - layers[-1]
+        if len(layers) > 1:
+            new = new - layers[-2]  # not -=, which would walk all of layers[-2]
+        if not new:
+            return None
+        layers.append(new)
+        middle = new & other[-1]
+        if middle:  # from either side, the middle words are in from_start[-1] and from_target[-1]
+            return Meeting(start, target, from_start, from_target, middle)
+
+
+def random_shortest_ladder(meeting: Meeting, neighbours: Neighbours, rng: random.Random) -> list[int]:
+    """One shortest ladder: a random middle word, then random steps back to the start and on to
+    the target, each among all the words that keep the ladder shortest. Every shortest ladder
+    has a chance to come out (the choice is uniform at each step, not over whole ladders).
+    """
+    at = len(meeting.from_start) - 1
+    steps = meeting.steps
+    middle = rng.choice(sorted(meeting.middle))
+    back = [middle]
+    v = middle
+    for i in range(at - 1, -1, -1):
+        layer = meeting.from_start[i]
+        v = rng.choice(sorted(u for u in neighbours(v) if u in layer))
+        back.append(v)
+    back.reverse()
+    v = middle
+    for i in range(at + 1, steps + 1):
+        layer = meeting.from_target[steps - i]
+        v = rng.choice(sorted(u for u in neighbours(v) if u in layer))
+        back.append(v)
+    return back
+
+
+def shortest_ladder_graph(meeting: Meeting, neighbours: Neighbours) -> LadderGraph:
+    """The layered graph of every shortest ladder, with the number of ladders to each word.
+
+    Example
+    -------
+    >>> adj = {0: [1], 1: [0, 2, 3], 2: [1, 4], 3: [1, 4], 4: [2, 3]}
+    >>> g = shortest_ladders(adj.__getitem__, 0, 4)
+    >>> g.cost, g.count
+    (3, 2)
+    """
+    start, steps = meeting.start, meeting.steps
+    at = len(meeting.from_start) - 1
+    positions: list[set[int]] = [set() for _ in range(steps + 1)]
+    positions[at] = meeting.middle
+    for i in range(at - 1, -1, -1):
+        positions[i] = meeting.from_start[i] & _union_of_neighbours(neighbours, positions[i + 1])
+    for i in range(at + 1, steps + 1):
+        positions[i] = meeting.from_target[steps - i] & _union_of_neighbours(neighbours, positions[i - 1])
+    preds: dict[int, list[int]] = {start: []}
+    paths: dict[int, int] = {start: 1}
+    for i in range(1, steps + 1):
+        before = positions[i - 1]
+        for v in positions[i]:
+            us = [u for u in neighbours(v) if u in before]
+            preds[v] = us
+            paths[v] = sum(paths[u] for u in us)
+    return LadderGraph(start, meeting.target, preds, paths, steps)
+
+
+def shortest_ladders(neighbours: Neighbours, start: int, target: int) -> LadderGraph | None:
+    """Every shortest ladder (:func:`meet_in_the_middle`, then :func:`shortest_ladder_graph`); None when none."""
+    meeting = meet_in_the_middle(neighbours, start, target)
+    return None if meeting is None else shortest_ladder_graph(meeting, neighbours)
+
+
+def least_rare_ladders(
+    neighbours: Neighbours, rareness: Sequence[int], start: int, target: int
+) -> LadderGraph | None:
+    """All ladders of least total rareness (the words after the start; the start costs nothing).
+
+    Dijkstra with a heap queue, stopping when the target is settled. Every rareness is >= 1, so
+    a word's predecessors on optimal ladders are settled before it.
+
+    Returns
+    -------
+    LadderGraph with ``cost`` = total rareness, or None when the words are not connected.
+
+    Example
+    -------
+    >>> adj = {0: [1, 2], 1: [0, 3], 2: [0, 3], 3: [1, 2]}
+    >>> g = least_rare_ladders(adj.__getitem__, [1, 5, 2, 1], 0, 3)
+    >>> g.cost, g.sample(random.Random(0))
+    (3, [0, 2, 3])
+    """
+    dist = {start: 0}
+    settled: set[int] = set()
+    heap = [(0, start)]
+    push, pop = heapq.heappush, heapq.heappop
+    while heap:
+        d, v = pop(heap)
+        if v in settled:
+            continue
+        settled.add(v)
+        if v == target:
+            break
+        for w in neighbours(v):
+            if w not in settled:
+                nd = d + rareness[w]
+                old = dist.get(w)
+                if old is None or nd < old:
+                    dist[w] = nd
+                    push(heap, (nd, w))
+    else:
+        return None
+    # The optimal ladders use only "tight" links u -> v with dist[u] + rareness[v] == dist[v].
+    preds: dict[int, list[int]] = {}
+    frontier = [target]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            if v in preds:
+                continue
+            if v == start:
+                preds[v] = []
+                continue
+            need = dist[v] - rareness[v]
+            us = [u for u in neighbours(v) if u in settled and dist[u] == need]
+            preds[v] = us
+            nxt.extend(us)
+        frontier = nxt
+    paths: dict[int, int] = {}
+    for v in sorted(preds, key=dist.__getitem__):
+        paths[v] = sum(paths[u] for u in preds[v]) if preds[v] else 1
+    return LadderGraph(start, target, preds, paths, dist[target])

@@ -1,0 +1,64 @@
+"""The ``ladder`` spec: change START into TARGET one letter at a time through dictionary words."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from cpwords.specs import BaseSpec, DictionaryRef
+
+
+class LadderSpec(BaseSpec):
+    """A word ladder: every step changes exactly one letter and every word is in the dictionary.
+
+    Example (YAML)::
+
+        kind: ladder
+        start: cold
+        target: warm
+        mode: both
+    """
+
+    kind: Literal["ladder"] = "ladder"
+    """The puzzle kind: ``ladder``."""
+    start: str
+    """The first word of the ladder (any case; it must be in the dictionary)."""
+    target: str
+    """The last word of the ladder, as long as ``start`` (it must be in the dictionary)."""
+    dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
+    """The words a ladder may use: a built-in name (``scowl-70``, ``common-20k`` ...), ``{path: FILE}`` or ``{words: [...]}``."""
+    mode: Literal["shortest", "common", "both"] = "both"
+    """``shortest``: fewest changes; ``common``: least total rareness of the words after the start; ``both``: one of each."""
+    all_shortest: bool = False
+    """List every shortest ladder (up to ``limit``, in alphabetical order) and count them exactly."""
+    limit: int = Field(default=100, ge=1, le=1_000_000)
+    """At most this many ladders are listed when ``all_shortest`` is set (the count is exact regardless)."""
+    define: bool = False
+    """Show the definitions of the ladder's words (WordNet)."""
+    engine: Literal["native"] = "native"
+    """Engine: ``native`` (breadth-first search and Dijkstra over the precomputed links; no CP solver)."""
+
+    @field_validator("start", "target")
+    @classmethod
+    def _one_word(cls, value: str) -> str:
+        word = value.strip().lower()
+        if not word.isascii() or not word.isalpha():
+            raise PydanticCustomError(
+                "ladder_word", "a ladder word is letters a-z only (one word, no spaces, digits or accents)"
+            )
+        return word
+
+    @model_validator(mode="after")
+    def _same_length(self) -> LadderSpec:
+        if len(self.start) != len(self.target):
+            raise PydanticCustomError(
+                "ladder_lengths",
+                "start and target must have the same length: '{start}' has {n} letters, '{target}' has {m}",
+                {"start": self.start, "n": len(self.start), "target": self.target, "m": len(self.target)},
+            )
+        return self
+
+
+SPEC = LadderSpec
