@@ -15,3 +15,5 @@ from __future__ import annotations
 KINDS: dict[str, str] = {}
 KINDS["letter_boxed"] = "cpwords.puzzles.letter_boxed"
 KINDS["ruzzle"] = "cpwords.puzzles.ruzzle"
+KINDS["prefix_suffix_board"] = "cpwords.puzzles.prefix_suffix_board"
+KINDS["ladder"] = "cpwords.puzzles.ladder"
