@@ -73,7 +73,7 @@ def solve(spec: LadderSpec) -> Result:
         result.solutions += [_solution(index, spec, ids, "shortest") for ids in ladders]
         result.objective = graph.cost
     if spec.mode in ("common", "both"):
-        common = least_rare_ladders(neighbours, index.rareness, start, target)
+        common = least_rare_ladders(neighbours, index.rareness, start, target, index.landmarks)
         assert common is not None, "same group, so connected"
         stats["least_rare_count"] = common.count
         result.solutions.append(_solution(index, spec, common.sample(rng), "common"))

@@ -218,12 +218,29 @@ def shortest_ladders(neighbours: Neighbours, start: int, target: int) -> LadderG
 
 
 def least_rare_ladders(
-    neighbours: Neighbours, rareness: Sequence[int], start: int, target: int
+    neighbours: Neighbours,
+    rareness: Sequence[int],
+    start: int,
+    target: int,
+    landmarks: Sequence[Sequence[int]] = (),
 ) -> LadderGraph | None:
     """All ladders of least total rareness (the words after the start; the start costs nothing).
 
-    Dijkstra with a heap queue, stopping when the target is settled. Every rareness is >= 1, so
-    a word's predecessors on optimal ladders are settled before it.
+    A* (Dijkstra with a heap queue, steered by landmark bounds when given; see :mod:`.landmarks`).
+    The bound is consistent, so a word's cost is final when it leaves the queue; the search goes
+    on until the queue holds only words that cannot be on an optimal ladder, so that every
+    optimal ladder is in the returned graph.
+
+    Parameters
+    ----------
+    neighbours:
+        ``neighbours(v)``: ids of the words one letter away from word ``v``.
+    rareness:
+        Rareness of every word (>= 1).
+    start, target:
+        Word ids.
+    landmarks:
+        Tables of landmark distances (each indexed by word id); empty: plain Dijkstra.
 
     Returns
     -------
@@ -231,32 +248,46 @@ def least_rare_ladders(
 
     Example
     -------
-    >>> adj = {0: [1, 2], 1: [0, 3], 2: [0, 3], 3: [1, 2]}
+    >>> adj = [[1, 2], [0, 3], [0, 3], [1, 2]]
     >>> g = least_rare_ladders(adj.__getitem__, [1, 5, 2, 1], 0, 3)
-    >>> g.cost, g.sample(random.Random(0))
-    (3, [0, 2, 3])
+    >>> g.cost, g.count, g.sample(random.Random(0))
+    (3, 1, [0, 2, 3])
     """
-    dist = {start: 0}
+    # Keys are doubled costs plus the bound, kept in integers:
+    #   key(v) = 2 cost(v) + max_L |D(L, t) - D(L, v)| - rareness(v)
+    # (the constant rareness(t) is left out; see landmarks.py for why this bound is consistent).
+    at_target = [table[target] for table in landmarks]
+    tables = list(zip(landmarks, at_target, strict=True))
+
+    def key(c: int, v: int) -> int:
+        bound = max((abs(t_d - table[v]) for table, t_d in tables), default=0)
+        return 2 * c + bound - rareness[v]
+
+    cost = {start: 0}
     settled: set[int] = set()
-    heap = [(0, start)]
+    heap = [(key(0, start), 0, start)]
     push, pop = heapq.heappush, heapq.heappop
+    stop_key = None
     while heap:
-        d, v = pop(heap)
+        k, d, v = pop(heap)
+        if stop_key is not None and k > stop_key:
+            break
         if v in settled:
             continue
         settled.add(v)
         if v == target:
-            break
+            stop_key = k  # every word of an optimal ladder has a key <= this one
+            continue
         for w in neighbours(v):
             if w not in settled:
                 nd = d + rareness[w]
-                old = dist.get(w)
+                old = cost.get(w)
                 if old is None or nd < old:
-                    dist[w] = nd
-                    push(heap, (nd, w))
-    else:
+                    cost[w] = nd
+                    push(heap, (key(nd, w), nd, w))
+    if target not in settled:
         return None
-    # The optimal ladders use only "tight" links u -> v with dist[u] + rareness[v] == dist[v].
+    # The optimal ladders use only "tight" links u -> v with cost[u] + rareness[v] == cost[v].
     preds: dict[int, list[int]] = {}
     frontier = [target]
     while frontier:
@@ -267,12 +298,12 @@ def least_rare_ladders(
             if v == start:
                 preds[v] = []
                 continue
-            need = dist[v] - rareness[v]
-            us = [u for u in neighbours(v) if u in settled and dist[u] == need]
+            need = cost[v] - rareness[v]
+            us = [u for u in neighbours(v) if u in settled and cost[u] == need]
             preds[v] = us
             nxt.extend(us)
         frontier = nxt
     paths: dict[int, int] = {}
-    for v in sorted(preds, key=dist.__getitem__):
+    for v in sorted(preds, key=cost.__getitem__):
         paths[v] = sum(paths[u] for u in preds[v]) if preds[v] else 1
-    return LadderGraph(start, target, preds, paths, dist[target])
+    return LadderGraph(start, target, preds, paths, cost[target])

@@ -21,7 +21,6 @@ def nearest_words(index: LadderIndex, word: str, n: int = 5) -> list[str]:
     >>> nearest_words(build_index(Lexicon.from_words(["cold", "cord", "warm"])), "coldd")
     ['cold']
     """
-    ids = index.ids
     edits = set()
     for p in range(len(word) + 1):
         head, tail = word[:p], word[p:]
@@ -32,9 +31,9 @@ def nearest_words(index: LadderIndex, word: str, n: int = 5) -> list[str]:
             if tail:
                 edits.add(head + c + tail[1:])  # replaced
     edits.discard(word)
-    found = sorted((w for w in edits if w in ids), key=ids.__getitem__)
+    found = sorted((w for w in edits if w in index), key=index.id_of)
     if found:
         return found[:n]
     same_length = [w for w in index.words if len(w) == len(word)]
     close = difflib.get_close_matches(word, same_length, n=n, cutoff=0.6)
-    return sorted(close, key=ids.__getitem__)
+    return sorted(close, key=index.id_of)
