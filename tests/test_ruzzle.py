@@ -80,7 +80,7 @@ def _scores(board, found, scoring):
     return {w: path_score(board, p, scoring) for w, p in found.items()}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     rows=st.integers(1, 3), cols=st.integers(1, 4), seed=st.integers(0, 10**6),
     scoring=st.sampled_from(["ruzzle", "boggle", "none"]), min_letters=st.integers(1, 4),
@@ -102,7 +102,7 @@ def test_algorithms_agree_on_random_boards(rows, cols, seed, scoring, min_letter
             assert board.word_of(path) == word and len(word) >= min_letters and word in SMALL_WORDS
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1])
 def test_algorithms_agree_on_full_boards_with_scowl_80(seed):
     rng = random.Random(seed)
     tiles = rng.choices(LETTERS, WEIGHTS, k=16)
@@ -238,7 +238,7 @@ def test_enumerate_refuses_big_boards_and_count_refuses_huge():
 
 def test_qu_tile_words_on_a_5x5_board():
     result = api.solve({"kind": "ruzzle", "grid": ["quiets", "andro", "otlem", "ainso", "rtsab"],
-                        "scoring": "boggle", "dictionary": "scowl-50"})
+                        "scoring": "boggle", "dictionary": "scowl-70"})
     words = {s.word for s in result.solutions}
     assert {"quiet", "quiets", "quaint", "quaintness"} <= words
     assert all(len(w) >= 3 for w in words)

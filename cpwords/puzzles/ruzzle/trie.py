@@ -20,7 +20,7 @@ from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from cpwords.puzzles.ruzzle.board import Board, path_matters, path_score
+from cpwords.puzzles.ruzzle.board import Board, path_matters, tile_value
 
 CACHE_VERSION = 1
 _A = ord("a")
@@ -48,22 +48,31 @@ class Trie:
 
 
 def _children(words: Iterable[str]) -> tuple[list[list[tuple[int, int]]], bytearray]:
-    """A plain trie: for each node its (letter, child) pairs in letter order, and end-of-word flags."""
-    children: list[dict[int, int]] = [{}]
+    """A plain trie: for each node its (letter, child) pairs in letter order, and end-of-word flags.
+
+    Words are taken in sorted order, so a word shares with the previous one exactly the nodes
+    of their common prefix: only the new nodes cost anything.
+    """
+    children: list[list[tuple[int, int]]] = [[]]
     ends = bytearray(1)
-    for word in words:
-        node = 0
-        for ch in word:
-            letter = ord(ch) - _A
-            kids = children[node]
-            child = kids.get(letter)
-            if child is None:
-                child = kids[letter] = len(children)
-                children.append({})
-                ends.append(0)
+    stack = [0]  # stack[d]: the node of the previous word's first d letters
+    previous = ""
+    for word in sorted(words):
+        shared, most = 0, min(len(previous), len(word))
+        while shared < most and previous[shared] == word[shared]:
+            shared += 1
+        del stack[shared + 1:]
+        node = stack[shared]
+        for ch in word[shared:]:
+            child = len(children)
+            children[node].append((ord(ch) - _A, child))
+            children.append([])
+            ends.append(0)
+            stack.append(child)
             node = child
         ends[node] = 1
-    return [sorted(k.items()) for k in children], ends
+        previous = word
+    return children, ends
 
 
 def _double_array(words: Iterable[str]) -> tuple[array, array, bytes, int]:
@@ -88,7 +97,7 @@ def _double_array(words: Iterable[str]) -> tuple[array, array, bytes, int]:
         if not kids:
             continue
         first_letter = kids[0][0]
-        pos = first_free
+        pos = first_free if first_free > first_letter else free.find(1, first_letter + 1)
         while True:
             b = pos - first_letter
             if b + 26 >= size:  # out of room: grow every array
@@ -98,7 +107,7 @@ def _double_array(words: Iterable[str]) -> tuple[array, array, bytes, int]:
                 free.extend(b"\x01" * extra)
                 is_word.extend(bytes(extra))
                 size += extra
-            if b >= 1 and all(free[b + letter] for letter, _ in kids):
+            if len(kids) == 1 or all(free[b + letter] for letter, _ in kids):
                 break
             pos = free.find(1, pos + 1)
         base[state] = b
@@ -107,7 +116,8 @@ def _double_array(words: Iterable[str]) -> tuple[array, array, bytes, int]:
             free[t] = 0
             check[t] = state
             queue.append((child, t))
-            used_max = max(used_max, t)
+            if t > used_max:
+                used_max = t
         if not free[first_free]:
             first_free = free.find(1, first_free)
     n = used_max + 27  # room for base + any letter without a bounds check
@@ -157,14 +167,17 @@ def trie_words(board: Board, trie: Trie, *, min_letters: int, scoring: str = "no
     """
     base, check, is_word = trie.base, trie.check, trie.is_word
     codes = [tuple(ord(ch) - _A for ch in tile) for tile in board.tiles]
-    # Per cell: (neighbour, its bit, its letter or -1 for a multi-letter tile, its length).
+    compare = path_matters(board, scoring)
+    # Points a cell adds to the letter sum (tile value times letter bonus) when paths compete.
+    points = [tile_value(t) * m if compare else 0 for t, m in zip(board.tiles, board.letter_mult, strict=True)]
+    # Per cell: (neighbour, its bit, its letter or -1 for a multi-letter tile, its length, points, word bonus).
     moves = [
-        tuple((nb, 1 << nb, codes[nb][0] if len(codes[nb]) == 1 else -1, len(codes[nb])) for nb in nbs)
+        tuple((nb, 1 << nb, codes[nb][0] if len(codes[nb]) == 1 else -1, len(codes[nb]), points[nb],
+               board.word_mult[nb]) for nb in nbs)
         for nbs in board.neighbours
     ]
     found: dict[str, tuple[int, ...]] = {}
     best: dict[str, int] = {}
-    compare = path_matters(board, scoring)
     tiles = board.tiles
     path: list[int] = []
 
@@ -176,34 +189,31 @@ def trie_words(board: Board, trie: Trie, *, min_letters: int, scoring: str = "no
             state = t
         return state
 
-    def visit(cell: int, state: int, used: int, letters: int) -> None:
+    def visit(cell: int, state: int, used: int, letters: int, total: int, factor: int) -> None:
         path.append(cell)
         if is_word[state] and letters >= min_letters:
             word = "".join([tiles[i] for i in path])
             if word not in found:
                 found[word] = tuple(path)
-                if compare:
-                    best[word] = path_score(board, path, scoring)
-            elif compare:
-                score = path_score(board, path, scoring)
-                if score > best[word]:
-                    best[word], found[word] = score, tuple(path)
+                best[word] = total * factor
+            elif compare and total * factor > best[word]:
+                best[word], found[word] = total * factor, tuple(path)
         b = base[state]
-        for nb, bit, letter, length in moves[cell]:
+        for nb, bit, letter, length, gain, mult in moves[cell]:
             if used & bit:
                 continue
             if letter >= 0:
                 t = b + letter
                 if check[t] == state:
-                    visit(nb, t, used | bit, letters + length)
+                    visit(nb, t, used | bit, letters + length, total + gain, factor * mult)
             else:
                 t = multi(state, nb)
                 if t >= 0:
-                    visit(nb, t, used | bit, letters + length)
+                    visit(nb, t, used | bit, letters + length, total + gain, factor * mult)
         path.pop()
 
     for cell in range(board.size):
         state = multi(0, cell)
         if state >= 0:
-            visit(cell, state, 1 << cell, len(tiles[cell]))
+            visit(cell, state, 1 << cell, len(tiles[cell]), points[cell], board.word_mult[cell])
     return found

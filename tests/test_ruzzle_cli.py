@@ -1,0 +1,82 @@
+"""The ``cpwords ruzzle`` shortcut and YAML examples end to end: exit codes, JSON, SVG."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cpwords import verify
+from cpwords.cli import main
+from cpwords.puzzles.ruzzle.solution import RuzzleSolution
+from cpwords.results import Result
+from cpwords.specs import load_specs
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SMALL = ["--dict", "common-10k"]
+
+
+def test_shortcut_solves_and_prints(capsys):
+    assert main(["ruzzle", "cats", "dogs", "quite", "emus", "--bonus", "TW:4,4", "--bonus", "dl:1,2", *SMALL]) == 0
+    out = capsys.readouterr().out
+    assert "Qu" in out and "optimal" in out and "cats" in out
+
+
+def test_json_output_is_the_result_model(capsys):
+    assert main(["ruzzle", "cats", "dogs", "quite", "emus", "--boggle", "--json", *SMALL]) == 0
+    data = json.loads(capsys.readouterr().out)
+    # Result.solutions holds the base Solution, which forbids the kind's own fields: check them apart.
+    result = Result.model_validate({**data, "solutions": []})
+    solutions = [RuzzleSolution.model_validate(s) for s in data["solutions"]]
+    assert result.kind == "ruzzle" and result.status == "optimal" and result.count == len(solutions)
+    words = {s.word for s in solutions}
+    assert "cats" in words and all(len(w) >= 3 for w in words)
+    assert result.objective == sum(s.score for s in solutions)
+    assert all(s.words == [s.word] and len(s.path) >= 2 for s in solutions)
+
+
+def test_count_paths_json(capsys):
+    assert main(["ruzzle", "abc", "def", "ghi", "--task", "count_paths", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["count"] == 10_296
+
+
+def test_no_word_is_infeasible_exit_1(capsys):
+    assert main(["ruzzle", "xq", "zx", *SMALL]) == 1
+    assert "infeasible" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["ruzzle", "abc", "ab"],
+    ["ruzzle", "abc", "ab1"],
+    ["ruzzle", "abc", "abc", "--bonus", "DL:5,5"],
+    ["ruzzle", "abc", "abc", "--bonus", "QQ:1,1"],
+    ["ruzzle", "abc", "abc", "--dict", "no-such-dictionary"],
+    ["ruzzle", "abc", "abc", "--bonuses", "nowhere"],
+    ["ruzzle", "abc", "abc", "--min-length", "0"],
+    ["ruzzle", "abc", "abc", "--boggle", "--scoring", "ruzzle"],
+])
+def test_bad_input_exits_2_with_one_line(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and err.startswith("cpwords: error:")
+
+
+def test_svg_is_written_and_never_overwritten(tmp_path, capsys):
+    target = tmp_path / "board.svg"
+    argv = ["ruzzle", "cats", "dogs", "quite", "emus", "--bonuses", "ruzzle-4x4", "--svg", str(target), *SMALL]
+    assert main(argv) == 0
+    text = target.read_text()
+    assert text.startswith("<svg") and "polyline" in text and "TW" in text
+    assert main(argv) == 2  # exists: needs --force
+    assert main([*argv, "--force"]) == 0
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("ruzzle*.yaml")), ids=lambda p: p.name)
+def test_examples_solve_and_verify(path, capsys):
+    from cpwords import api
+
+    for spec in load_specs(path):
+        result = api.solve(spec)
+        assert result.solved, result.message
+        assert verify.check(spec, result) == []
