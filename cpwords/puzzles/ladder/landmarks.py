@@ -55,15 +55,16 @@ def landmark_tables(
     neighbours: Callable[[int], Sequence[int]],
     rareness: Sequence[int],
     k: int = LANDMARKS,
+    min_group: int = MIN_GROUP,
 ) -> list[array]:
     """``k`` arrays of W-distances, one per landmark rank, over all ``n_words`` words.
 
     Entry v of table j is the distance from the j-th landmark of v's group; 0 for words of groups
-    smaller than :data:`MIN_GROUP` (a zero bound is still a valid bound).
+    smaller than ``min_group`` (a zero bound is still a valid bound).
     """
     tables = [array("q", bytes(8 * n_words)) for _ in range(k)]
     for members in groups:
-        if len(members) < MIN_GROUP:
+        if len(members) < min_group:
             continue
         spread = symmetric_distances(neighbours, rareness, members[0])
         total = dict.fromkeys(members, 0)

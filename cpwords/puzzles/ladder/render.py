@@ -40,6 +40,16 @@ def ladder_table(solution: Any, *, terminal: bool) -> Any:
     return display.make_table(columns, rows, title=title, justify=["right", "left", "right", "left"])
 
 
+def ladder_list(solutions: list[Any], *, title: str, terminal: bool) -> Any:
+    """Many ladders, one a line, with their total rareness."""
+    rows = []
+    for i, solution in enumerate(solutions):
+        words = solution.words
+        line = " ".join(marked(words[k - 1] if k else None, w, terminal=terminal) for k, w in enumerate(words))
+        rows.append([i + 1, line, solution.rareness])
+    return display.make_table(["#", "ladder", "rareness"], rows, title=title, justify=["right", "left", "right"])
+
+
 def render(spec: Any, result: Any) -> Any:
     """The result as rich renderables: each ladder as a table, the group, the status line."""
     from rich.console import Group
@@ -50,9 +60,16 @@ def render(spec: Any, result: Any) -> Any:
     if result.title:
         items.append(Text(result.title, style="bold"))
     items.append(Text(f"{spec.start} -> {spec.target} in {result.stats.get('dictionary', spec.dictionary.label())}"))
-    for i, solution in enumerate(result.solutions):
-        if i:
-            items.append(Text(""))
+    shortest = [s for s in result.solutions if s.mode == "shortest"]
+    listing = len(shortest) > 2  # all_shortest: one line a ladder
+    if listing:
+        title = f"{len(shortest):,} of {result.count:,} shortest ladders ({shortest[0].steps} steps)" \
+            if result.count is not None else "shortest ladders"
+        items.append(ladder_list(shortest, title=title, terminal=terminal))
+    for solution in result.solutions:
+        if listing and solution.mode == "shortest":
+            continue
+        items.append(Text(""))
         items.append(ladder_table(solution, terminal=terminal))
     if result.message:
         items.append(Text(result.message))
