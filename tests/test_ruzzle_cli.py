@@ -80,3 +80,17 @@ def test_examples_solve_and_verify(path, capsys):
         result = api.solve(spec)
         assert result.solved, result.message
         assert verify.check(spec, result) == []
+
+
+def test_layout_file_is_read_next_to_the_puzzle(tmp_path, capsys):
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "mine.yaml").write_text("bonuses:\n  TW: [[1, 1]]\n  DL: [[2, 2]]\n")
+    (tmp_path / "p.yaml").write_text(
+        "kind: ruzzle\ngrid: [cat, ase, tsn]\nbonuses: layouts/mine.yaml\n"
+        "dictionary: {words: [cat, cats, sat, east]}\n")
+    [spec] = load_specs(tmp_path / "p.yaml")
+    assert spec.bonus_cells() == {(1, 1): "TW", (2, 2): "DL"}
+    assert main(["solve", str(tmp_path / "p.yaml"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    cats = next(s for s in data["solutions"] if s["word"] == "cats")
+    assert cats["path"][0] == [1, 1] and cats["score"] % 3 == 0  # starts on the TW square
