@@ -1,0 +1,81 @@
+"""``cpwords board``: the shortcut for prefix/suffix boards."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from cpwords.errors import InputError
+
+
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+    """Add ``cpwords board`` to the command line."""
+    p = subparsers.add_parser(
+        "board", parents=parents, help="prefix/suffix boards: count, solve, generate",
+        description="Prefix/suffix boards: every edge joins a prefix and a suffix into a word.",
+    )
+    p.add_argument("--board", default=None, help="board name or YAML file (default okwddm)")
+    p.add_argument("--dict", dest="dictionary", default=None, help="dictionary (default common-10k)")
+    p.add_argument("--prefix-length", metavar="MIN-MAX", help="prefix token lengths, e.g. 2-4")
+    p.add_argument("--suffix-length", metavar="MIN-MAX", help="suffix token lengths, e.g. 2-3")
+    p.add_argument("--no-distinct-tokens", action="store_true", help="allow a token twice on a board")
+    task = p.add_mutually_exclusive_group()
+    task.add_argument("--count", action="store_true", help="count boards modulo symmetry")
+    task.add_argument("--count-suffix-sets", action="store_true",
+                      help="count suffix placements (modulo symmetry) that admit a board")
+    task.add_argument("--generate", type=int, metavar="N", help="draw N random boards (default: 1)")
+    task.add_argument("--solve", metavar="SLOT=SUF,…", help="fill the prefixes for these suffixes, "
+                      "e.g. s_n=er,s_e=ed,s_s=ing,s_w=ly")
+    task.add_argument("--enumerate", type=int, metavar="N", help="list N boards modulo symmetry")
+    p.add_argument("--limit", type=int, help="most answers to list for --solve (default 10)")
+    p.set_defaults(func=run)
+
+
+def parse_suffixes(text: str) -> dict[str, str]:
+    """``s_n=er,s_e=ed`` -> {'s_n': 'er', 's_e': 'ed'}.
+
+    >>> parse_suffixes("s_n=er, s_e=ed")
+    {'s_n': 'er', 's_e': 'ed'}
+    """
+    out = {}
+    for item in text.split(","):
+        slot, eq, token = item.partition("=")
+        if not eq or not slot.strip() or not token.strip():
+            raise InputError("write suffixes as SLOT=SUFFIX pairs separated by commas", field="--solve",
+                             value=text)
+        out[slot.strip()] = token.strip()
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the spec from the options and solve it."""
+    from cpwords.cli import solve_and_print
+    from cpwords.specs import parse_spec
+
+    data: dict[str, Any] = {"kind": "prefix_suffix_board"}
+    if args.board:
+        data["board"] = args.board
+    if args.dictionary:
+        data["dictionary"] = args.dictionary
+    for name in ("prefix_length", "suffix_length"):
+        if getattr(args, name):
+            data[name] = getattr(args, name)
+    if args.no_distinct_tokens:
+        data["distinct_tokens"] = False
+    if args.count:
+        data["task"] = "count_boards"
+    elif args.count_suffix_sets:
+        data["task"] = "count_suffix_sets"
+    elif args.solve:
+        data["task"] = "solve"
+        data["suffixes"] = parse_suffixes(args.solve)
+    elif args.enumerate is not None:
+        data["task"] = "enumerate"
+        data["limit"] = args.enumerate
+    else:
+        data["task"] = "generate"
+        data["count"] = args.generate or 1
+    if args.limit is not None:
+        data["limit"] = args.limit
+    spec = parse_spec(data, source="command line")
+    return solve_and_print([spec], args)

@@ -1,0 +1,313 @@
+"""The native engine: propagation search over suffix placements, exact counting of the prefixes.
+
+The search sets the suffix slots one by one, most connected first (for the contest board: the
+four suffixes around the centre). Each suffix set narrows every prefix slot next to it to the
+prefixes it makes a word with; a slot left with no candidate cuts the branch. Once all suffixes
+are set, the prefix slots are independent apart from equal tokens and word clashes, and
+:func:`counting.count_fillings` counts their fillings exactly without listing them.
+
+Symmetry: only suffix placements that are lex-leaders of their orbit are searched, each weighted
+by its orbit size (the filling count is the same across an orbit). Every board uses each edge's
+word once, so no symmetry other than the identity can fix a board: every orbit of boards has
+exactly |G| members and the count modulo symmetry is the raw count divided by |G|.
+
+Work is split over the tokens of the first suffix slot, across processes (``workers``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from cpwords.geometry import canonical_form, is_lex_leader, orbit_size
+from cpwords.puzzles.prefix_suffix_board.counting import count_fillings
+from cpwords.puzzles.prefix_suffix_board.problem import Problem
+
+
+class SearchTimeout(Exception):
+    """The time limit passed during a search."""
+
+
+@dataclass
+class Tally:
+    """What a (part of a) counting search found."""
+
+    raw: int = 0
+    suffix_sets: int = 0
+    placements: int = 0
+    complete: bool = True
+
+
+class BoardSearch:
+    """Propagation search over one problem (picklable, so worker processes can run parts of it)."""
+
+    def __init__(self, problem: Problem, *, deadline: float | None = None) -> None:
+        self.problem = problem
+        lay = problem.layout
+        self.prefix_nodes = list(lay.prefix_nodes)
+        self.suffix_nodes = list(lay.suffix_nodes)
+        sindex = {n: k for k, n in enumerate(self.suffix_nodes)}
+        self.neighbours = [tuple(sindex[s] for s in lay.suffixes_of(p)) for p in self.prefix_nodes]
+        self.prefix_domain = [frozenset(problem.domain(p)) for p in self.prefix_nodes]
+        self.suffix_domain = [problem.domain(s) for s in self.suffix_nodes]
+        self.order = self._suffix_order()
+        self.prefixes_of_suffix = [
+            [i for i, nb in enumerate(self.neighbours) if k in nb] for k in range(len(self.suffix_nodes))
+        ]
+        self.multi_cut: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for w, cuts in enumerate(problem.tokens.cuts_of_word):
+            if len(cuts) > 1:
+                for a, s in cuts:
+                    self.multi_cut[s].append((a, w))
+        self.suffix_group = problem.suffix_group() if not problem.fixed_suffixes else []
+        self.deadline = deadline
+        self._sources = [g.source_indices() for g in self.suffix_group if not g.is_identity]
+
+    def _suffix_order(self) -> list[int]:
+        """Suffix slots, each next one sharing the most prefix slots with those already chosen."""
+        n = len(self.suffix_nodes)
+        shared = [[sum(1 for nb in self.neighbours if a in nb and b in nb) for b in range(n)] for a in range(n)]
+        order: list[int] = []
+        while len(order) < n:
+            rest = [k for k in range(n) if k not in order]
+            order.append(max(rest, key=lambda k: (sum(shared[k][o] for o in order), shared[k][k], -k)))
+        return order
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SearchTimeout
+
+    # -- suffix placements
+
+    def placements(self, *, first: int | None = None, rng: random.Random | None = None,
+                   canonical_only: bool = True) -> Iterator[tuple[tuple[int, ...], list[frozenset[int]]]]:
+        """Suffix placements (by suffix slot) that leave every prefix slot a candidate, with the candidates.
+
+        ``first`` fixes the token of the first slot searched; ``rng`` shuffles the token order;
+        ``canonical_only`` keeps only lex-leaders under the board group acting on suffix slots.
+        """
+        tokens = self.problem.tokens
+        n = len(self.suffix_nodes)
+        values: list[int | None] = [None] * n
+        candidates = list(self.prefix_domain)
+        distinct = self.problem.distinct_tokens
+        sharing = [{k2 for i in self.prefixes_of_suffix[k] for k2 in self.neighbours[i]} - {k} for k in range(n)]
+
+        def step(depth: int) -> Iterator[tuple[tuple[int, ...], list[frozenset[int]]]]:
+            if canonical_only and depth >= 2 and not self._may_lead(values):
+                return
+            if depth == n:
+                vector = tuple(values)  # type: ignore[arg-type]
+                if canonical_only and self.suffix_group and not is_lex_leader(vector, self.suffix_group):
+                    return
+                self._check_time()
+                yield vector, list(candidates)
+                return
+            k = self.order[depth]
+            domain = self.suffix_domain[k]
+            if depth == 0 and first is not None:
+                domain = [first] if first in domain else []
+            elif rng is not None:
+                domain = list(domain)
+                rng.shuffle(domain)
+            for s in domain:
+                if distinct and s in values:
+                    continue
+                if not distinct and any(values[o] == s for o in sharing[k]):
+                    continue  # a prefix next to both would spell one word twice
+                pairs = tokens.prefixes_with[s]
+                saved = [(i, candidates[i]) for i in self.prefixes_of_suffix[k]]
+                ok = True
+                for i, cand in saved:
+                    narrowed = cand & pairs
+                    if not narrowed:
+                        ok = False
+                        break
+                    candidates[i] = narrowed
+                if ok:
+                    values[k] = s
+                    yield from step(depth + 1)
+                    values[k] = None
+                for i, cand in saved:
+                    candidates[i] = cand
+
+        yield from step(0)
+
+    def _may_lead(self, values: list[int | None]) -> bool:
+        """False when a partial placement already compares greater than one of its images."""
+        for src in self._sources:
+            for j, i in enumerate(src):
+                a, b = values[j], values[i]
+                if a is None or b is None or a < b:
+                    break
+                if a > b:
+                    return False
+        return True
+
+    def slot_suffixes(self, vector: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Suffix ids next to each prefix slot."""
+        return [tuple(vector[k] for k in nb) for nb in self.neighbours]
+
+    def fillings_count(self, vector: tuple[int, ...], candidates: list[frozenset[int]]) -> int:
+        """Exact number of prefix fillings of one suffix placement."""
+        return count_fillings(candidates, self.slot_suffixes(vector), self.multi_cut,
+                              distinct=self.problem.distinct_tokens)
+
+    def fillings(self, vector: tuple[int, ...], candidates: list[frozenset[int]],
+                 rng: random.Random | None = None) -> Iterator[list[int]]:
+        """Every prefix filling (prefix ids by prefix slot) of one suffix placement, depth first."""
+        tokens = self.problem.tokens
+        m = len(self.prefix_nodes)
+        suffixes = self.slot_suffixes(vector)
+        if any(len(set(s)) != len(s) for s in suffixes):
+            return
+        order = sorted(range(m), key=lambda i: (len(candidates[i]), i))
+        values: list[int] = [-1] * m
+        used_words: set[int] = set()
+        used_tokens: set[int] = set()
+        distinct = self.problem.distinct_tokens
+
+        def step(depth: int) -> Iterator[list[int]]:
+            if depth == m:
+                yield list(values)
+                return
+            self._check_time() if depth == 0 else None
+            i = order[depth]
+            cand = sorted(candidates[i])
+            if rng is not None:
+                rng.shuffle(cand)
+            for a in cand:
+                if distinct and a in used_tokens:
+                    continue
+                words = [tokens.cuts[(a, s)] for s in suffixes[i]]
+                if any(w in used_words for w in words):
+                    continue
+                values[i] = a
+                used_words.update(words)
+                used_tokens.add(a)
+                yield from step(depth + 1)
+                used_words.difference_update(words)
+                used_tokens.discard(a)
+
+        yield from step(0)
+
+    def board(self, vector: tuple[int, ...], prefixes: list[int]) -> list[int]:
+        """X, the token ids in node order."""
+        x = [0] * self.problem.nodes
+        for k, node in enumerate(self.suffix_nodes):
+            x[node] = vector[k]
+        for i, node in enumerate(self.prefix_nodes):
+            x[node] = prefixes[i]
+        return x
+
+    # -- counting
+
+    def count_part(self, first: int | None, task: str) -> Tally:
+        """Count boards (``count_boards``) or admitting placements (``count_suffix_sets``) of one part."""
+        tally = Tally()
+        try:
+            for vector, candidates in self.placements(first=first):
+                tally.placements += 1
+                weight = orbit_size(vector, self.suffix_group) if self.suffix_group else 1
+                if task == "count_suffix_sets":
+                    if next(self.fillings(vector, candidates), None) is not None:
+                        tally.suffix_sets += 1
+                        tally.raw += weight
+                else:
+                    n = self.fillings_count(vector, candidates)
+                    if n:
+                        tally.suffix_sets += 1
+                        tally.raw += weight * n
+        except SearchTimeout:
+            tally.complete = False
+        return tally
+
+
+_WORKER: BoardSearch | None = None
+
+
+def _init_worker(search: BoardSearch) -> None:
+    global _WORKER
+    _WORKER = search
+
+
+def _run_part(args: tuple[int, str]) -> Tally:
+    assert _WORKER is not None
+    return _WORKER.count_part(*args)
+
+
+def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
+    """Count over every part (one per token of the first suffix slot), in ``workers`` processes."""
+    parts = list(search.suffix_domain[search.order[0]]) if search.suffix_nodes else [None]
+    total = Tally()
+    if workers <= 1 or len(parts) < 2:
+        results: Iterator[Tally] = (search.count_part(p, task) for p in parts)
+        return _merge(total, results)
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    # Big parts first, so no worker is left alone with a large part at the end.
+    sizes = {p: len(search.problem.tokens.prefixes_with[p]) for p in parts if p is not None}
+    parts.sort(key=lambda p: -sizes.get(p, 0))
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(search,)) as pool:
+        return _merge(total, pool.imap_unordered(_run_part, [(p, task) for p in parts]))
+
+
+def _merge(total: Tally, parts: Iterator[Tally]) -> Tally:
+    for t in parts:
+        total.raw += t.raw
+        total.suffix_sets += t.suffix_sets
+        total.placements += t.placements
+        total.complete = total.complete and t.complete
+    return total
+
+
+def enumerate_boards(search: BoardSearch, limit: int | None) -> tuple[list[list[int]], bool]:
+    """Boards modulo symmetry (each as its canonical form), up to ``limit``; and whether all were seen."""
+    group = search.problem.symmetry_group()
+    seen: set[tuple[int, ...]] = set()
+    out: list[list[int]] = []
+    try:
+        for vector, candidates in search.placements():
+            for prefixes in search.fillings(vector, candidates):
+                form = canonical_form(search.board(vector, prefixes), group)
+                if form not in seen:
+                    if limit is not None and len(out) >= limit:
+                        return out, False
+                    seen.add(form)
+                    out.append(list(form))
+    except SearchTimeout:
+        return out, False
+    return out, True
+
+
+def random_boards(search: BoardSearch, count: int, rng: random.Random) -> tuple[list[list[int]], bool]:
+    """Up to ``count`` boards, different modulo symmetry, each from a fresh randomised search.
+
+    Returns the boards and whether the search space was proved to hold no (further) board.
+    """
+    group = search.problem.symmetry_group()
+    seen: set[tuple[int, ...]] = set()
+    out: list[list[int]] = []
+    misses = 0
+    try:
+        while len(out) < count and misses < 20 + 2 * count:
+            found = None
+            for vector, candidates in search.placements(rng=rng, canonical_only=False):
+                prefixes = next(search.fillings(vector, candidates, rng=rng), None)
+                if prefixes is not None:
+                    found = search.board(vector, prefixes)
+                    break
+            if found is None:
+                return out, True
+            form = canonical_form(found, group)
+            if form in seen:
+                misses += 1
+                continue
+            seen.add(form)
+            out.append(found)
+    except SearchTimeout:
+        pass
+    return out, False

@@ -1,0 +1,110 @@
+"""One board puzzle made concrete: the board's slots, the tokens, each slot's domain, symmetry.
+
+Every engine starts from a :class:`Problem`. A board is the vector X of token ids in node order
+(prefix ids at prefix nodes, suffix ids at suffix nodes); the symmetry group acts on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cpwords.errors import InputError
+from cpwords.geometry import Symmetry
+from cpwords.puzzles.prefix_suffix_board.spec import PrefixSuffixBoardSpec
+from cpwords.puzzles.prefix_suffix_board.tokens import Layout, TokenSet, spec_layout, spec_tokens
+from cpwords.results import Solution
+
+
+class BoardSolution(Solution):
+    """A filled board: the token of every slot, and the words of its edges (in board edge order)."""
+
+    tokens: dict[str, str]
+    """Slot name -> token (prefix tokens at prefix slots, suffix tokens at suffix slots)."""
+
+
+@dataclass
+class Problem:
+    """Board, tokens and options; ``fixed_suffixes`` maps suffix node -> suffix id for ``solve``."""
+
+    layout: Layout
+    tokens: TokenSet
+    distinct_tokens: bool
+    fixed_suffixes: dict[int, int]
+
+    @property
+    def nodes(self) -> int:
+        """Number of slots."""
+        return len(self.layout.names)
+
+    def domain(self, node: int) -> list[int]:
+        """Token ids a slot can hold: enough partner tokens for its degree (or the given suffix)."""
+        if node in self.fixed_suffixes:
+            return [self.fixed_suffixes[node]]
+        degree = self.layout.degree(node)
+        if node in self.layout.prefix_nodes:
+            return [p for p, ss in enumerate(self.tokens.suffixes_with) if len(ss) >= degree]
+        return [s for s, ps in enumerate(self.tokens.prefixes_with) if len(ps) >= degree]
+
+    def is_prefix(self, node: int) -> bool:
+        """True for a prefix slot."""
+        return self.layout.board.kinds[node] == "prefix"
+
+    def token_text(self, node: int, token: int) -> str:
+        """The text of a token id at a node."""
+        return self.tokens.prefixes[token] if self.is_prefix(node) else self.tokens.suffixes[token]
+
+    def solution(self, values: list[int] | tuple[int, ...]) -> BoardSolution:
+        """The solution object for X (token ids in node order)."""
+        names = self.layout.names
+        texts = [self.token_text(i, v) for i, v in enumerate(values)]
+        words = [texts[p] + texts[s] for p, s in self.layout.edges]
+        return BoardSolution(words=words, tokens={names[i]: texts[i] for i in range(len(values))})
+
+    def suffix_group(self) -> list[Symmetry]:
+        """The board group acting on suffix positions (index into ``layout.suffix_nodes``), deduplicated."""
+        index = {n: k for k, n in enumerate(self.layout.suffix_nodes)}
+        seen: dict[tuple[int, ...], Symmetry] = {}
+        for g in self.layout.group:
+            perm = tuple(index[g.perm[n]] for n in self.layout.suffix_nodes)
+            seen.setdefault(perm, Symmetry(g.name, perm))
+        return list(seen.values())
+
+    def symmetry_group(self) -> list[Symmetry]:
+        """The board group (none when suffixes are given: a fixed view has no symmetry to break)."""
+        return [self.layout.group[0]] if self.fixed_suffixes else list(self.layout.group)
+
+
+def build_problem(spec: PrefixSuffixBoardSpec) -> Problem:
+    """The :class:`Problem` of a spec.
+
+    Raises
+    ------
+    InputError
+        When ``suffixes`` names a slot that is not a suffix slot, misses one, or gives a token
+        that is not a playable suffix of this dictionary and these lengths.
+    """
+    layout = spec_layout(spec)
+    tokens = spec_tokens(spec, layout)
+    fixed: dict[int, int] = {}
+    if spec.task == "solve":
+        names = layout.names
+        suffix_names = [names[n] for n in layout.suffix_nodes]
+        given = spec.suffixes or {}
+        for slot, token in given.items():
+            if slot not in suffix_names:
+                raise InputError(f"not a suffix slot of board {layout.board.name}; its suffix slots: "
+                                 f"{', '.join(suffix_names)}", field=f"suffixes.{slot}", value=slot)
+            lo, hi = spec.suffix_length
+            if not lo <= len(token) <= hi:
+                raise InputError(f"suffix length must be {lo}-{hi} letters (suffix_length)",
+                                 field=f"suffixes.{slot}", value=token)
+            if token not in tokens.suffix_id:
+                raise InputError("not a playable suffix: too few words of this dictionary end in it "
+                                 f"(after pruning; {len(tokens.suffixes)} suffixes are playable)",
+                                 field=f"suffixes.{slot}", value=token)
+            fixed[names.index(slot)] = tokens.suffix_id[token]
+        missing = [n for n in suffix_names if n not in given]
+        if missing:
+            raise InputError(f"give a suffix for every suffix slot; missing: {', '.join(missing)}",
+                             field="suffixes")
+    return Problem(layout, tokens, spec.distinct_tokens, fixed)

@@ -1,0 +1,103 @@
+"""The spec of a prefix/suffix board (``kind: prefix_suffix_board``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from cpwords.specs import BaseSpec, DictionaryRef
+
+TASKS = ("count_boards", "count_suffix_sets", "solve", "generate", "enumerate")
+
+
+class PrefixSuffixBoardSpec(BaseSpec):
+    """A board of prefix and suffix slots where every edge joins a prefix and a suffix into a word.
+
+    Example (YAML)::
+
+        kind: prefix_suffix_board
+        dictionary: common-2k
+        task: count_boards
+    """
+
+    kind: Literal["prefix_suffix_board"] = "prefix_suffix_board"
+    """The puzzle kind."""
+    engine: Literal["cpsat", "sat", "native"] = "native"
+    """Engine: ``native`` (propagation search with exact counting, the fastest), ``cpsat`` or ``sat``."""
+    task: Literal["count_boards", "count_suffix_sets", "solve", "generate", "enumerate"] = "generate"
+    """``count_boards`` (boards modulo symmetry), ``count_suffix_sets`` (suffix placements modulo symmetry
+    that admit a board), ``solve`` (fill the prefixes for the given ``suffixes``), ``generate`` (random
+    boards by seed) or ``enumerate`` (list boards modulo symmetry)."""
+    board: str = "okwddm"
+    """A shipped board name (``okwddm``) or a board YAML file (relative to the puzzle file's folder)."""
+    dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="common-10k"))
+    """Where the words come from; plural forms (another word plus s/es) are always dropped."""
+    prefix_length: tuple[int, int] = (2, 4)
+    """Allowed prefix token lengths ``[min, max]`` (a single number means exactly that length)."""
+    suffix_length: tuple[int, int] = (2, 3)
+    """Allowed suffix token lengths ``[min, max]`` (a single number means exactly that length)."""
+    distinct_tokens: bool = True
+    """All prefix tokens of a board differ, and all suffix tokens differ."""
+    suffixes: dict[str, str] | None = None
+    """For ``solve``: the player's view, suffix slot name -> suffix token (every suffix slot)."""
+    count: int = Field(default=1, ge=1, le=10_000)
+    """For ``generate``: how many different boards (modulo symmetry) to draw."""
+    limit: int | None = Field(default=10, ge=1)
+    """For ``solve`` and ``enumerate``: the most answers to list (null: all). Counting is not limited."""
+
+    @field_validator("prefix_length", "suffix_length", mode="before")
+    @classmethod
+    def _length_range(cls, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return (value, value)
+        if isinstance(value, str) and "-" in value:
+            lo, _, hi = value.partition("-")
+            try:
+                return (int(lo), int(hi))
+            except ValueError:
+                raise ValueError("a length range is [min, max], 'min-max' or one number") from None
+        return value
+
+    @field_validator("prefix_length", "suffix_length")
+    @classmethod
+    def _length_order(cls, value: tuple[int, int]) -> tuple[int, int]:
+        lo, hi = value
+        if lo < 1 or hi > 20:
+            raise ValueError("token lengths must lie between 1 and 20 letters")
+        if lo > hi:
+            raise ValueError(f"the range [{lo}, {hi}] is empty: min is larger than max")
+        return value
+
+    @field_validator("board")
+    @classmethod
+    def _board_path(cls, value: str, info: ValidationInfo) -> str:
+        base = (info.context or {}).get("base_dir")
+        if base is not None and ("/" in value or value.endswith((".yaml", ".yml"))):
+            path = Path(value).expanduser()
+            if not path.is_absolute():
+                return str(Path(base) / path)
+        return value
+
+    @field_validator("suffixes")
+    @classmethod
+    def _lower_suffixes(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        if value is None:
+            return None
+        out = {}
+        for slot, token in value.items():
+            token = str(token).strip().lower().lstrip("-")
+            if not token.isalpha() or not token.isascii():
+                raise ValueError(f"suffix of slot {slot!r} must be letters a-z, got {token!r}")
+            out[str(slot)] = token
+        return out
+
+    @model_validator(mode="after")
+    def _suffixes_for_solve(self) -> PrefixSuffixBoardSpec:
+        if self.task == "solve" and not self.suffixes:
+            raise ValueError("task 'solve' needs 'suffixes': a mapping of every suffix slot to its token")
+        return self
+
+
+SPEC = PrefixSuffixBoardSpec
