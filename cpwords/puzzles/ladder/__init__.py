@@ -40,7 +40,12 @@ def solve(spec: LadderSpec) -> Result:
     import random
 
     from cpwords.puzzles.ladder.index import load_index
-    from cpwords.puzzles.ladder.search import least_rare_ladders, meet_in_the_middle, shortest_ladder_graph
+    from cpwords.puzzles.ladder.search import (
+        least_rare_ladders,
+        meet_in_the_middle,
+        random_shortest_ladder,
+        shortest_ladder_graph,
+    )
 
     index = load_index(spec.dictionary)
     start, target = (_word_id(index, spec, field) for field in ("start", "target"))
@@ -62,16 +67,16 @@ def solve(spec: LadderSpec) -> Result:
     if spec.mode in ("shortest", "both"):
         meeting = meet_in_the_middle(neighbours, start, target)
         assert meeting is not None, "same group, so connected"
-        graph = shortest_ladder_graph(meeting, neighbours)
-        stats["shortest_count"] = graph.count
         if spec.all_shortest:
+            graph = shortest_ladder_graph(meeting, neighbours)
             ladders = list(graph.ladders(index.words.__getitem__, limit=spec.limit))
             result.count, result.count_exact = graph.count, True
+            stats["shortest_count"] = graph.count
             stats["listed"] = len(ladders)
         else:
-            ladders = [graph.sample(rng)]
+            ladders = [random_shortest_ladder(meeting, neighbours, rng)]
         result.solutions += [_solution(index, spec, ids, "shortest") for ids in ladders]
-        result.objective = graph.cost
+        result.objective = meeting.steps
     if spec.mode in ("common", "both"):
         common = least_rare_ladders(neighbours, index.rareness, start, target, index.landmarks)
         assert common is not None, "same group, so connected"

@@ -162,24 +162,27 @@ def meet_in_the_middle(neighbours: Neighbours, start: int, target: int) -> Meeti
 def random_shortest_ladder(meeting: Meeting, neighbours: Neighbours, rng: random.Random) -> list[int]:
     """One shortest ladder: a random middle word, then random steps back to the start and on to
     the target, each among all the words that keep the ladder shortest. Every shortest ladder
-    has a chance to come out (the choice is uniform at each step, not over whole ladders).
+    has a chance to come out (the choice is uniform at each step, not over whole ladders; use
+    :meth:`LadderGraph.sample` for uniform over ladders).
     """
     at = len(meeting.from_start) - 1
     steps = meeting.steps
-    middle = rng.choice(sorted(meeting.middle))
-    back = [middle]
-    v = middle
+    middle = sorted(meeting.middle)
+    v = middle[int(rng.random() * len(middle))] if len(middle) > 1 else middle[0]
+    ladder = [v]
     for i in range(at - 1, -1, -1):
         layer = meeting.from_start[i]
-        v = rng.choice(sorted(u for u in neighbours(v) if u in layer))
-        back.append(v)
-    back.reverse()
-    v = middle
+        choices = [u for u in neighbours(v) if u in layer]  # rows are sorted: same seed, same choice
+        v = choices[int(rng.random() * len(choices))] if len(choices) > 1 else choices[0]
+        ladder.append(v)
+    ladder.reverse()
+    v = ladder[-1]
     for i in range(at + 1, steps + 1):
         layer = meeting.from_target[steps - i]
-        v = rng.choice(sorted(u for u in neighbours(v) if u in layer))
-        back.append(v)
-    return back
+        choices = [u for u in neighbours(v) if u in layer]
+        v = choices[int(rng.random() * len(choices))] if len(choices) > 1 else choices[0]
+        ladder.append(v)
+    return ladder
 
 
 def shortest_ladder_graph(meeting: Meeting, neighbours: Neighbours) -> LadderGraph:
