@@ -35,9 +35,12 @@ class Status(StrEnum):
 
 
 class Solution(BaseModel):
-    """One answer. Each kind subclasses this with its own fields."""
+    """One answer. Each kind subclasses this with its own fields.
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    Extra fields are kept, so that a result read back from ``--json`` keeps every kind's fields.
+    """
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
 
     words: list[str] = Field(default_factory=list)
     """The dictionary words this answer uses, in order."""

@@ -367,9 +367,11 @@ def json_schema(kind: str | None = None) -> dict[str, Any]:
         return {"title": "cpwords puzzle", "oneOf": []}
     if len(classes) == 1:
         return classes[0].model_json_schema()
+    import functools
+    import operator
     from typing import Annotated
 
-    union = Annotated[tuple(classes), Field(discriminator="kind")]  # type: ignore[valid-type]
+    union = Annotated[functools.reduce(operator.or_, classes), Field(discriminator="kind")]
     schema = TypeAdapter(union).json_schema()
     schema["title"] = "cpwords puzzle"
     return schema
