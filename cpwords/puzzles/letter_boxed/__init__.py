@@ -94,7 +94,7 @@ def _enumerate(spec: Any, table: Any, lexicon: Any, stats: dict[str, Any]) -> Re
     if status == Status.INFEASIBLE:
         message = f"no answer of at most {spec.max_words} words with this dictionary"
     elif not complete:
-        message = ("listing stopped at limit=%s answers" % spec.limit if spec.limit and len(solutions) >= spec.limit
+        message = (f"listing stopped at limit={spec.limit} answers" if spec.limit and len(solutions) >= spec.limit
                    else "the time limit was reached before every answer was listed")
     return _result(spec, status, solutions=solutions, count=len(solutions), count_exact=complete,
                    stats=stats, message=message)

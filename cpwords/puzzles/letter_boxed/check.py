@@ -32,13 +32,13 @@ def check(spec, solution: Solution) -> list[str]:  # type: ignore[no-untyped-def
         for ch in w:
             if ch not in side_of:
                 problems.append(f"{w!r} uses {ch!r}, which is not on the box")
-        for a, b in zip(w, w[1:]):
+        for a, b in zip(w, w[1:], strict=False):
             if a in side_of and side_of.get(a) == side_of.get(b):
                 problems.append(f"{w!r} plays {a!r} then {b!r} from the same side")
                 break
     if len(set(words)) != len(words):
         problems.append("a word is used twice")
-    for a, b in zip(words, words[1:]):
+    for a, b in zip(words, words[1:], strict=False):
         if a[-1] != b[0]:
             problems.append(f"{b!r} does not start with the last letter of {a!r}")
     letters = set(side_of)

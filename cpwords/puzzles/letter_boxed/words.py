@@ -7,7 +7,6 @@ from functools import cached_property
 
 import numpy as np
 
-from cpwords.errors import InputError
 from cpwords.lexicon import Lexicon, load_lexicon
 
 
