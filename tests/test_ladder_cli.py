@@ -97,3 +97,21 @@ def test_example_cold_warm_subprocess():
     shortest, common = result.solutions
     assert shortest.words[0] == "cold" and shortest.words[-1] == "warm"
     assert shortest.steps == 4 and common.rareness <= shortest.rareness
+
+
+def test_dict_groups(word_file, capsys):
+    assert main(["dict", "groups", word_file, "--length", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "12 words, 13 links, 3 groups" in out  # {cold ... corm}, {cool, pool}, {zzzz}
+    assert "Largest 3 groups" in out
+
+
+def test_dict_groups_bad_length(word_file, capsys):
+    assert main(["dict", "groups", word_file, "--length", "9"]) == 2
+    assert "no word of 9 letters" in capsys.readouterr().err
+
+
+def test_dict_info_shows_links_and_group(word_file, capsys):
+    main(["dict", "info", "cold", "--dict", word_file])
+    out = capsys.readouterr().out
+    assert "ladder group" in out and "2: cord, wold" in out

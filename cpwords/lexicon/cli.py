@@ -42,6 +42,11 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argpars
     q.add_argument("--dict", metavar="NAME|FILE", help="dictionary to look WORD up in (default scowl-70)")
     q.set_defaults(func=_cmd_info)
 
+    q = sub.add_parser("groups", help="word-ladder groups of one word length: sizes, largest groups")
+    q.add_argument("name", metavar="NAME|FILE", help="dictionary name or word-list file")
+    q.add_argument("--length", type=int, required=True, metavar="L", help="word length")
+    q.set_defaults(func=_cmd_groups)
+
     q = sub.add_parser("define", help="definitions of a word (WordNet, offline)")
     q.add_argument("word")
     q.set_defaults(func=_cmd_define)
@@ -108,6 +113,10 @@ def _word_info(word: str, ref: DictionaryRef) -> int:
         ["zipf", f"{source.zipf(word):.2f}"],
         ["rareness", source.rareness(word)],
     ]
+    if found:
+        from cpwords.puzzles.ladder.dictinfo import word_rows
+
+        rows += word_rows(word, ref)
     definitions = define(word)
     for i, line in enumerate(definitions[:3]):
         rows.append(["definition" if i == 0 else "", line])
@@ -115,6 +124,13 @@ def _word_info(word: str, ref: DictionaryRef) -> int:
         rows.append(["", f"… {len(definitions) - 3} more: cpwords dict define {word}"])
     _print(make_table(["", word], rows))
     return 0 if found else 1
+
+
+def _cmd_groups(args: argparse.Namespace) -> int:
+    from cpwords.puzzles.ladder.dictinfo import groups_report
+
+    _print(*groups_report(ref_from_option(args.name), args.length))
+    return 0
 
 
 def _cmd_define(args: argparse.Namespace) -> int:

@@ -259,12 +259,14 @@ def least_rare_ladders(
     # Keys are doubled costs plus the bound, kept in integers:
     #   key(v) = 2 cost(v) + max_L |D(L, t) - D(L, v)| - rareness(v)
     # (the constant rareness(t) is left out; see landmarks.py for why this bound is consistent).
-    at_target = [table[target] for table in landmarks]
-    tables = list(zip(landmarks, at_target, strict=True))
+    tables = [(table, table[target]) for table in landmarks if table[target] or table[start]]
 
-    def key(c: int, v: int) -> int:
-        bound = max((abs(t_d - table[v]) for table, t_d in tables), default=0)
-        return 2 * c + bound - rareness[v]
+    if tables:
+        def key(c: int, v: int) -> int:
+            return 2 * c + max([abs(t_d - table[v]) for table, t_d in tables]) - rareness[v]
+    else:  # no landmarks for this group (a small one): plain Dijkstra
+        def key(c: int, v: int) -> int:
+            return 2 * c - rareness[v]
 
     cost = {start: 0}
     settled: set[int] = set()
