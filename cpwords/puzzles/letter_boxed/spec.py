@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from cpwords.specs import BaseSpec, DictionaryRef
 
@@ -57,7 +58,7 @@ class LetterBoxedSpec(BaseSpec):
     """``generate``: number of sides of the generated boxes."""
     letters_per_side: int = Field(default=3, ge=2, le=6)
     """``generate``: letters on each side of the generated boxes."""
-    attempts: int = Field(default=300, ge=1)
+    attempts: int = Field(default=100, ge=1)
     """``generate``: random boxes tried before ranking the ones that reach ``par``."""
 
     @field_validator("sides")
@@ -67,30 +68,35 @@ class LetterBoxedSpec(BaseSpec):
             return None
         clean = [s.strip().lower() for s in sides]
         if len(clean) < 3:
-            raise ValueError(f"a box needs at least 3 sides (got {len(clean)})")
+            raise _problem(f"a box needs at least 3 sides (got {len(clean)})")
         seen: dict[str, int] = {}
         for i, side in enumerate(clean):
             if len(side) < 2:
-                raise ValueError(
+                raise _problem(
                     f"side {i + 1} {side!r} has {len(side)} letter(s); every side needs at least 2 "
                     "(a one-letter side makes its letter free to double up, which the game forbids)"
                 )
             for ch in side:
                 if not ("a" <= ch <= "z"):
-                    raise ValueError(f"side {i + 1} {side!r} holds {ch!r}; sides hold letters a-z only")
+                    raise _problem(f"side {i + 1} {side!r} holds {ch!r}; sides hold letters a-z only")
                 if ch in seen:
                     where = "twice on the same side" if seen[ch] == i else f"on sides {seen[ch] + 1} and {i + 1}"
-                    raise ValueError(f"letter {ch!r} appears {where}; every letter of the box must be distinct")
+                    raise _problem(f"letter {ch!r} appears {where}; every letter of the box must be distinct")
                 seen[ch] = i
         return clean
 
     @model_validator(mode="after")
     def _sides_needed(self) -> LetterBoxedSpec:
         if self.task != "generate" and self.sides is None:
-            raise ValueError("field 'sides' is required (e.g. sides: [paf, uot, mie, xlr]) unless task is generate")
+            raise _problem("field 'sides' is required (e.g. sides: [paf, uot, mie, xlr]) unless task is generate")
         if self.task == "generate" and self.side_count * self.letters_per_side > 26:
-            raise ValueError("side_count x letters_per_side is more than the 26 letters a-z")
+            raise _problem("side_count x letters_per_side is more than the 26 letters a-z")
         return self
 
 
 SPEC = LetterBoxedSpec
+
+
+def _problem(message: str) -> PydanticCustomError:
+    """A validation error whose message is shown as is (no 'Value error,' prefix)."""
+    return PydanticCustomError("letter_boxed", message)
