@@ -29,7 +29,7 @@ def build_figures(name: str, repeat: int) -> tuple[list[str], object]:
     """First build and cached loads of ``name``'s index, with memory figures."""
     from cpwords.lexicon import load_lexicon
     from cpwords.lexicon.cache import cache_path
-    from cpwords.puzzles.ladder import index as ladder_index
+    from cpwords.puzzles.ladder import store as ladder_index
 
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()
@@ -176,7 +176,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="cpwords-bench-") as cache:
         os.environ["CPWORDS_CACHE_DIR"] = cache
         build_rows, _ = build_figures(build_name, repeat)
-        from cpwords.puzzles.ladder.index import load_index
+        from cpwords.puzzles.ladder.store import load_index
 
         index = load_index("scowl-70")
         query_rows = []

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cpwords import api, verify
 from cpwords.errors import InputError
 from cpwords.lexicon import Lexicon
-from cpwords.puzzles.ladder import index as ladder_index
+from cpwords.puzzles.ladder import store as ladder_index
 from cpwords.puzzles.ladder.index import build_index, one_letter_links, wildcard_buckets, word_groups
 from cpwords.puzzles.ladder.landmarks import landmark_tables
 from cpwords.puzzles.ladder.search import (

@@ -39,13 +39,13 @@ def solve(spec: LadderSpec) -> Result:
     """
     import random
 
-    from cpwords.puzzles.ladder.index import load_index
     from cpwords.puzzles.ladder.search import (
         least_rare_ladders,
         meet_in_the_middle,
         random_shortest_ladder,
         shortest_ladder_graph,
     )
+    from cpwords.puzzles.ladder.store import load_index
 
     index = load_index(spec.dictionary)
     start, target = (_word_id(index, spec, field) for field in ("start", "target"))

@@ -1,7 +1,7 @@
 """Independent checker of ladders: re-checks an answer from the rules alone (no search code).
 
 It reads the dictionary's words and rareness through the cached word list of
-:func:`cpwords.puzzles.ladder.index.load_index` (the lexicon's words, stored with the links), so that
+:func:`cpwords.puzzles.ladder.store.load_index` (the lexicon's words, stored with the links), so that
 checking costs no second dictionary load; the links themselves are not used.
 """
 
@@ -24,7 +24,7 @@ def letters_changed(a: str, b: str) -> int:
 @verify.register("ladder")
 def check(spec: BaseSpec, solution: Solution) -> list[str]:
     """Rule violations of one ladder (empty when it is right)."""
-    from cpwords.puzzles.ladder.index import load_index
+    from cpwords.puzzles.ladder.store import load_index
 
     words = list(solution.words)
     problems: list[str] = []

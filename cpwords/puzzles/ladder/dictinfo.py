@@ -23,7 +23,7 @@ def groups_report(ref: DictionaryRef, length: int, top: int = 10) -> list[Any]:
     """
     from cpwords.display import make_table
     from cpwords.errors import InputError
-    from cpwords.puzzles.ladder.index import load_index
+    from cpwords.puzzles.ladder.store import load_index
 
     index = load_index(ref)
     groups = index.groups_of_length(length)
@@ -54,7 +54,7 @@ def groups_report(ref: DictionaryRef, length: int, top: int = 10) -> list[Any]:
 
 def word_rows(word: str, ref: DictionaryRef, shown: int = 12) -> list[list[Any]]:
     """Rows for ``cpwords dict info WORD``: the word's group and its links (empty if not a word)."""
-    from cpwords.puzzles.ladder.index import load_index
+    from cpwords.puzzles.ladder.store import load_index
 
     index = load_index(ref)
     if word not in index:

@@ -1,0 +1,148 @@
+"""Where ladder indexes live: built once per dictionary, then read back from the disk cache.
+
+The index is stored with :mod:`cpwords.lexicon.cache`, keyed by the lexicon's content hash. To skip
+even loading the lexicon, a small *alias* file maps the dictionary reference (a built-in name with
+the size and time of the shipped data file, or a word-list file with its own) to that content hash;
+a later process reads the alias, then the index, and never decodes the word data. Any mismatch
+(edited file, new data, corrupt cache) falls back to loading the lexicon and rebuilding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cpwords.puzzles.ladder.index import LadderIndex, build_index
+
+if TYPE_CHECKING:
+    from cpwords.lexicon import Lexicon
+    from cpwords.specs import DictionaryRef
+
+#: Name and format version of the cached index (bump the version when the format changes).
+CACHE_NAME = "ladder-index"
+CACHE_VERSION = 6
+
+
+def index_for(lexicon: Lexicon) -> LadderIndex:
+    """The index of ``lexicon``, from the disk cache when it was built before."""
+    from cpwords.lexicon.cache import cached
+
+    payload = cached(lexicon, CACHE_NAME, lambda: build_index(lexicon).to_payload(), version=CACHE_VERSION)
+    return LadderIndex.from_payload(payload)
+
+
+# ---------------------------------------------------------------- finding the index without the lexicon
+
+
+@dataclass(frozen=True)
+class _ByHash:
+    """Stands in for a lexicon where :mod:`cpwords.lexicon.cache` only needs its content hash."""
+
+    content_hash: str
+
+
+class _Stale(Exception):
+    """The alias pointed at an index that is gone or belongs to other content."""
+
+
+def _alias_key(ref: DictionaryRef) -> str | None:
+    """What identifies a dictionary's content without reading it (None: inline words, just load them)."""
+    from cpwords.lexicon.rareness import FORMULA_VERSION
+
+    if ref.words is not None:
+        return None
+    if ref.name is not None:
+        from importlib import resources
+
+        source = resources.files("cpwords.lexicon.data").joinpath("words.txt.gz")
+    else:
+        source = ref.path
+    try:
+        st = os.stat(str(source))
+    except (OSError, TypeError):
+        return None
+    return f"{ref.model_dump_json()}|{st.st_size}|{st.st_mtime_ns}|{FORMULA_VERSION}|{CACHE_VERSION}"
+
+
+def _alias_path(key: str) -> Path:
+    from cpwords.lexicon.cache import cache_dir
+
+    return cache_dir() / f"ladder-alias-{hashlib.sha256(key.encode()).hexdigest()[:24]}.txt"
+
+
+def _write_alias(key: str, content_hash: str) -> None:
+    path = _alias_path(key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(content_hash, encoding="ascii")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # no alias: the next process loads the lexicon, which is only slower
+
+
+def _index_by_alias(key: str, ref: DictionaryRef) -> LadderIndex:
+    from cpwords.lexicon.cache import cache_path, cached
+
+    try:
+        content_hash = _alias_path(key).read_text(encoding="ascii").strip()
+    except OSError:
+        raise _Stale from None
+    stand_in = _ByHash(content_hash)
+    if not content_hash or not cache_path(stand_in, CACHE_NAME, CACHE_VERSION).is_file():  # type: ignore[arg-type]
+        raise _Stale
+
+    def rebuild() -> dict[str, Any]:  # the file was unreadable: build it, if the content is still the same
+        from cpwords.lexicon import load_lexicon
+
+        lexicon = load_lexicon(ref)
+        if lexicon.content_hash != content_hash:
+            raise _Stale
+        return build_index(lexicon).to_payload()
+
+    payload = cached(stand_in, CACHE_NAME, rebuild, version=CACHE_VERSION)  # type: ignore[arg-type]
+    return LadderIndex.from_payload(payload)
+
+
+def load_index(ref: DictionaryRef | str | None = None) -> LadderIndex:
+    """The ladder index of a dictionary, built once and then read from the disk cache.
+
+    A built-in name or a word-list file is first looked up through an alias (its name, the data
+    file's size and time) so that a cached index loads without reading the lexicon at all.
+    Kept per process too.
+
+    Raises
+    ------
+    InputError
+        For an unknown dictionary or an unreadable word list (from the lexicon).
+    """
+    from cpwords.specs import DictionaryRef
+
+    if ref is None:
+        ref = DictionaryRef(name="scowl-70")
+    elif isinstance(ref, str):
+        ref = DictionaryRef(name=ref)
+    key = _alias_key(ref)
+    return _load_index(ref.model_dump_json(), key)
+
+
+@lru_cache(maxsize=8)
+def _load_index(ref_json: str, key: str | None) -> LadderIndex:
+    from cpwords.lexicon import load_lexicon
+    from cpwords.specs import DictionaryRef
+
+    ref = DictionaryRef.model_validate_json(ref_json)
+    if key is not None:
+        try:
+            return _index_by_alias(key, ref)
+        except _Stale:
+            pass
+    lexicon = load_lexicon(ref)
+    index = index_for(lexicon)
+    if key is not None:
+        _write_alias(key, lexicon.content_hash)
+    return index
