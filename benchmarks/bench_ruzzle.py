@@ -146,7 +146,9 @@ def main() -> None:
     markdown = "\n".join(lines)
     print(markdown)
     if not args.quick:
-        write_section("ruzzle", "## Ruzzle / Boggle\n\n" + markdown)
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        write_section("ruzzle", f"### Ruzzle / Boggle\n\nLoad average when the run ended: {load:.1f}. Run: "
+                                f"`python benchmarks/bench_ruzzle.py`.\n\n" + markdown)
     if not agree:
         sys.exit("the algorithms disagree")
 
