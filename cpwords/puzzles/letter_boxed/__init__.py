@@ -36,6 +36,8 @@ def solve(spec: Any) -> Result:
                              "words_s": round(time.perf_counter() - t0, 6)}
     reason = check_letters_reachable(table)
     if reason is not None:
+        if spec.task == "count":
+            stats["count_by_words"] = {str(k): 0 for k in range(1, spec.max_words + 1)}
         return _result(spec, Status.INFEASIBLE, stats=stats, message=reason,
                        **({"count": 0, "count_exact": True} if spec.task in ("count", "enumerate") else {}))
     if spec.task == "min_words":
