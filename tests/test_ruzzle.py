@@ -84,10 +84,14 @@ def _scores(board, found, scoring):
 @given(
     rows=st.integers(1, 3), cols=st.integers(1, 4), seed=st.integers(0, 10**6),
     scoring=st.sampled_from(["ruzzle", "boggle", "none"]), min_letters=st.integers(1, 4),
+    multi_letter_tiles=st.booleans(),
 )
-def test_algorithms_agree_on_random_boards(rows, cols, seed, scoring, min_letters):
+def test_algorithms_agree_on_random_boards(rows, cols, seed, scoring, min_letters, multi_letter_tiles):
     rng = random.Random(seed)
-    tiles = rng.choices(LETTERS, WEIGHTS, k=rows * cols)
+    if multi_letter_tiles:  # Big Boggle style tiles: th, in, er, qu, and a lone q
+        tiles = rng.choices(LETTERS + ["th", "in", "er", "qu", "q"], WEIGHTS + [6, 6, 6, 4, 1], k=rows * cols)
+    else:
+        tiles = rng.choices(LETTERS, WEIGHTS, k=rows * cols)
     bonuses = {}
     for _ in range(rng.randrange(4)):
         bonuses[(rng.randint(1, rows), rng.randint(1, cols))] = rng.choice(["DL", "TL", "DW", "TW"])
