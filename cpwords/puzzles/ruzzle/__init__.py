@@ -96,7 +96,7 @@ def solve(spec) -> Result:
     message = None
     if not solutions:
         status = Status.INFEASIBLE
-        message = (f"no word of {lexicon.label} with at least {spec.min_letters()} letters "
+        message = (f"no word of {spec.dictionary.label()} with at least {spec.min_letters()} letters "
                    "can be traced on this board")
     if spec.task == "best_board":
         stats["grid"] = board.row_strings()
