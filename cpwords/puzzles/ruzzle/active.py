@@ -4,7 +4,6 @@ Cheap filters first, vectorised over the whole dictionary with numpy: the word's
 all be on the board (a 26-bit mask test), then each letter must occur no more often than on the
 board (a count test). The few words left are traced on the board by depth-first search.
 
->>> from cpwords.lexicon import Lexicon
 >>> from cpwords.puzzles.ruzzle.board import Board
 >>> index = DictionaryIndex(["cat", "cats", "dog", "act"])
 >>> sorted(active_words(Board.from_tiles([["c", "a"], ["t", "s"]]), index, min_letters=2))
