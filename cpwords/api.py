@@ -56,7 +56,7 @@ def with_options(spec: BaseSpec, **options: Any) -> BaseSpec:
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         field = ".".join(str(s) for s in first["loc"])
-        raise InputError(first["msg"], source=getattr(spec, "_source", None), field=field,
+        raise InputError(first["msg"].removeprefix("Value error, "), source=getattr(spec, "_source", None), field=field,
                          value=first.get("input")) from None
     new._source = getattr(spec, "_source", None)  # type: ignore[attr-defined]
     return new

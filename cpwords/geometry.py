@@ -151,7 +151,8 @@ def read_shape(folder: str, ref: str | Path, *, field_name: str, base_dir: Path 
         entry = resources.files("cpwords.models") / folder / f"{ref}.yaml"
         if not entry.is_file():
             known = ", ".join(shipped_shapes(folder)) or "none"
-            raise InputError(f"unknown {folder[:-1]} shape; shipped: {known}; or give a .yaml path",
+            noun = {"boards": "board", "grids": "grid shape"}.get(folder, f"{folder} layout")
+            raise InputError(f"unknown {noun}; shipped: {known}; or give a .yaml path",
                              field=field_name, value=ref)
         text = entry.read_text(encoding="utf-8")
         source = f"models/{folder}/{ref}.yaml"

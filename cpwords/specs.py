@@ -217,7 +217,9 @@ def _validation_to_input_error(
     # Pydantic adds the names of wrapper validators (e.g. 'function-after[...]') to loc.
     loc = [s for s in first["loc"] if not (isinstance(s, str) and "[" in s and "]" in s)]
     message = first["msg"]
-    if first["type"] == "extra_forbidden":
+    if first["type"] == "value_error":
+        message = message.removeprefix("Value error, ")
+    elif first["type"] == "extra_forbidden":
         allowed = _allowed_fields(cls, loc[:-1])
         message = "unknown field" + (f"; allowed fields: {', '.join(allowed)}" if allowed else "")
     elif first["type"] == "missing":
