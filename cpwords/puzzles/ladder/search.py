@@ -147,16 +147,21 @@ def meet_in_the_middle(neighbours: Neighbours, start: int, target: int) -> Meeti
             layers, other = from_start, from_target
         else:
             layers, other = from_target, from_start
-        # Links of layer k reach layers k-1, k and k+1 only.
-        new = set(chain.from_iterable(map(neighbours, layers[-1]))) - layers[-1]
+        # Links of layer k reach layers k-1, k and k+1 only. (``a -= b`` walks b: the smaller set.)
+        frontier = layers[-1]
+        if len(frontier) == 1:
+            new = set(neighbours(next(iter(frontier))))
+        else:
+            new = set(chain.from_iterable(map(neighbours, frontier)))
+            new -= frontier
         if len(layers) > 1:
-            new = new - layers[-2]  # not -=, which would walk all of layers[-2]
+            new -= layers[-2]
         if not new:
             return None
         layers.append(new)
-        middle = new & other[-1]
-        if middle:  # from either side, the middle words are in from_start[-1] and from_target[-1]
-            return Meeting(start, target, from_start, from_target, middle)
+        if not new.isdisjoint(other[-1]):
+            # From either side, the middle words are in from_start[-1] and from_target[-1].
+            return Meeting(start, target, from_start, from_target, new & other[-1])
 
 
 def random_shortest_ladder(meeting: Meeting, neighbours: Neighbours, rng: random.Random) -> list[int]:
@@ -167,8 +172,11 @@ def random_shortest_ladder(meeting: Meeting, neighbours: Neighbours, rng: random
     """
     at = len(meeting.from_start) - 1
     steps = meeting.steps
-    middle = sorted(meeting.middle)
-    v = middle[int(rng.random() * len(middle))] if len(middle) > 1 else middle[0]
+    if len(meeting.middle) > 1:
+        middle = sorted(meeting.middle)
+        v = middle[int(rng.random() * len(middle))]
+    else:
+        (v,) = meeting.middle
     ladder = [v]
     for i in range(at - 1, -1, -1):
         layer = meeting.from_start[i]
