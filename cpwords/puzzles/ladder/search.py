@@ -171,26 +171,26 @@ def random_shortest_ladder(meeting: Meeting, neighbours: Neighbours, rng: random
     :meth:`LadderGraph.sample` for uniform over ladders).
     """
     at = len(meeting.from_start) - 1
-    steps = meeting.steps
-    if len(meeting.middle) > 1:
-        middle = sorted(meeting.middle)
-        v = middle[int(rng.random() * len(middle))]
-    else:
-        (v,) = meeting.middle
+    v = _pick(meeting.middle, rng)
     ladder = [v]
-    for i in range(at - 1, -1, -1):
-        layer = meeting.from_start[i]
-        choices = [u for u in neighbours(v) if u in layer]  # rows are sorted: same seed, same choice
-        v = choices[int(rng.random() * len(choices))] if len(choices) > 1 else choices[0]
+    for layer in reversed(meeting.from_start[:at]):  # towards the start
+        v = _pick(layer.intersection(neighbours(v)), rng)
         ladder.append(v)
     ladder.reverse()
     v = ladder[-1]
-    for i in range(at + 1, steps + 1):
-        layer = meeting.from_target[steps - i]
-        choices = [u for u in neighbours(v) if u in layer]
-        v = choices[int(rng.random() * len(choices))] if len(choices) > 1 else choices[0]
+    for layer in reversed(meeting.from_target[: meeting.steps - at]):  # towards the target
+        v = _pick(layer.intersection(neighbours(v)), rng)
         ladder.append(v)
     return ladder
+
+
+def _pick(choices: set[int], rng: random.Random) -> int:
+    """A random member of a non-empty set, the same one for the same seed (sorted first)."""
+    if len(choices) == 1:
+        (v,) = choices
+        return v
+    ordered = sorted(choices)
+    return ordered[int(rng.random() * len(ordered))]
 
 
 def shortest_ladder_graph(meeting: Meeting, neighbours: Neighbours) -> LadderGraph:
