@@ -48,7 +48,7 @@ class LadderIndex:
     rareness: array
     """Rareness of each word (``array('q')``), lower = more common."""
     offsets: array
-    """CSR row starts (``array('l')``, one more than there are words): word i links to ``links[offsets[i]:offsets[i+1]]``."""
+    """CSR row starts (``array('i')``, one more than there are words): word i links to ``links[offsets[i]:offsets[i+1]]``."""
     links: array
     """CSR link targets (``array('i')``), each row in increasing id order."""
     group: array
@@ -64,7 +64,7 @@ class LadderIndex:
     group_order: array
     """Word ids sorted by group (``array('i')``): group g is ``group_order[group_starts[g]:group_starts[g+1]]``."""
     group_starts: array
-    """Start of each group in ``group_order`` (``array('l')``, one more than there are groups + 1)."""
+    """Start of each group in ``group_order`` (``array('i')``, one more than there are groups + 1)."""
 
     # -- words
 
@@ -237,7 +237,7 @@ def one_letter_links(words: Sequence[str], buckets: Sequence[Sequence[int]] | No
 
 
 def _csr(rows: Iterable[Iterable[int]]) -> tuple[array, array]:
-    offsets = array("l", [0])
+    offsets = array("i", [0])
     flat = array("i")
     for row in rows:
         flat.extend(row)
@@ -284,7 +284,7 @@ def build_index(lexicon: Lexicon) -> LadderIndex:
     offsets, links = _csr(adjacency)
     group, sizes, lengths = word_groups(words, adjacency)
     group_order = array("i", sorted(range(len(words)), key=group.__getitem__))  # stable: frequency order
-    group_starts = array("l", [0, 0])
+    group_starts = array("i", [0, 0])
     for size in sizes[1:]:
         group_starts.append(group_starts[-1] + size)
     rare = lexicon.rareness_map()

@@ -21,6 +21,9 @@ from collections.abc import Callable, Sequence
 MIN_GROUP = 64
 #: Landmarks per group.
 LANDMARKS = 4
+#: Stored distances are capped here to fit 32 bits. Capping keeps every bound valid and consistent:
+#: ``|min(a, C) - min(b, C)| <= |a - b|``, so a capped difference never exceeds the true one.
+CAP = 2**31 - 1
 
 
 def symmetric_distances(
@@ -57,12 +60,12 @@ def landmark_tables(
     k: int = LANDMARKS,
     min_group: int = MIN_GROUP,
 ) -> list[array]:
-    """``k`` arrays of W-distances, one per landmark rank, over all ``n_words`` words.
+    """``k`` arrays of W-distances (capped at :data:`CAP`), one per landmark rank, over all ``n_words`` words.
 
     Entry v of table j is the distance from the j-th landmark of v's group; 0 for words of groups
     smaller than ``min_group`` (a zero bound is still a valid bound).
     """
-    tables = [array("q", bytes(8 * n_words)) for _ in range(k)]
+    tables = [array("i", bytes(4 * n_words)) for _ in range(k)]
     for members in groups:
         if len(members) < min_group:
             continue
@@ -73,7 +76,7 @@ def landmark_tables(
             dist = symmetric_distances(neighbours, rareness, landmark)
             table = tables[j]
             for v, d in dist.items():
-                table[v] = d
+                table[v] = min(d, CAP)
                 total[v] += d
             total[landmark] = -1  # never chosen twice
             landmark = max(members, key=total.__getitem__)
