@@ -1,0 +1,92 @@
+"""Independent checker of word grids: re-checks an answer from the rules alone.
+
+Every slot holds a dictionary word, crossings agree (the answer is a grid of letters, so they
+agree by construction once each slot is read from it), given letters are kept, words are all
+different when asked, and for ``unscramble`` the answer uses exactly the scrambled letters, keeps
+the fixed cells and the swap sequence turns the scrambled grid into the answer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from cpwords import verify
+from cpwords.errors import InputError
+from cpwords.geometry import load_grid
+
+
+def _shape(spec):  # noqa: ANN001, ANN202
+    from pathlib import Path
+
+    source = getattr(spec, "_source", None)
+    base = Path(source).resolve().parent if source and Path(source).is_file() else None
+    return load_grid(spec.shape, base_dir=base)
+
+
+@verify.register("word_grid")
+def check(spec, solution) -> list[str]:  # noqa: ANN001
+    """Rule violations of one word-grid answer (empty when it is right)."""
+    from cpwords.lexicon import load_lexicon
+
+    problems: list[str] = []
+    rows = getattr(solution, "rows", None)
+    if not rows:
+        return ["the answer has no rows"]
+    try:
+        shape = _shape(spec)
+    except InputError as exc:
+        return [f"cannot load the shape: {exc.one_line()}"]
+    if len(rows) != shape.height or any(len(r) != shape.width for r in rows):
+        return [f"the grid is not {shape.height}x{shape.width}"]
+    for r in range(shape.height):
+        for c in range(shape.width):
+            ch = rows[r][c]
+            if shape.is_open(r, c) and not ("a" <= ch <= "z"):
+                problems.append(f"open cell [{r + 1}, {c + 1}] holds {ch!r}, not a letter")
+            if not shape.is_open(r, c) and ch != "#":
+                problems.append(f"black cell [{r + 1}, {c + 1}] holds {ch!r}")
+    if problems:
+        return problems
+    lexicon = load_lexicon(spec.dictionary)
+    words = ["".join(rows[r][c] for r, c in run) for _, run in shape.slots()]
+    for (direction, run), word in zip(shape.slots(), words, strict=True):
+        if word not in lexicon:
+            problems.append(f"{direction} slot at [{run[0][0] + 1}, {run[0][1] + 1}] holds {word!r}, not in the dictionary")
+    if spec.distinct_words:
+        repeated = sorted(w for w, n in Counter(words).items() if n > 1)
+        if repeated:
+            problems.append(f"words repeat: {', '.join(repeated)}")
+    if list(solution.words) != words:
+        problems.append(f"listed words {solution.words} differ from the grid's slots {words}")
+    if spec.given:
+        for r, row in enumerate(spec.given):
+            for c, ch in enumerate(row):
+                if "a" <= ch <= "z" and rows[r][c] != ch:
+                    problems.append(f"given letter {ch!r} at [{r + 1}, {c + 1}] is {rows[r][c]!r} in the answer")
+    if spec.task == "unscramble":
+        problems.extend(_check_unscramble(spec, shape, rows, solution))
+    return problems
+
+
+def _check_unscramble(spec, shape, rows: list[str], solution) -> list[str]:  # noqa: ANN001
+    problems = []
+    scrambled = [list(r) for r in spec.scrambled]
+    if Counter("".join(spec.scrambled)) != Counter("".join(rows)):
+        problems.append("the answer does not use exactly the scrambled letters")
+    for r, c in shape.fixed:
+        if rows[r - 1][c - 1] != spec.scrambled[r - 1][c - 1]:
+            problems.append(f"fixed cell [{r}, {c}] changed")
+    fixed = set(shape.fixed)
+    for k, pair in enumerate(solution.swaps or []):
+        try:
+            (r1, c1), (r2, c2) = pair
+        except (TypeError, ValueError):
+            problems.append(f"swap {k + 1} is not a pair of [row, col] cells")
+            continue
+        if not (shape.is_open(r1 - 1, c1 - 1) and shape.is_open(r2 - 1, c2 - 1)) or (r1, c1) in fixed or (r2, c2) in fixed:
+            problems.append(f"swap {k + 1} moves a black or fixed cell")
+            continue
+        scrambled[r1 - 1][c1 - 1], scrambled[r2 - 1][c2 - 1] = scrambled[r2 - 1][c2 - 1], scrambled[r1 - 1][c1 - 1]
+    if ["".join(r) for r in scrambled] != rows:
+        problems.append("the swaps do not turn the scrambled grid into the answer")
+    return problems

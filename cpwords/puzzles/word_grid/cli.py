@@ -1,0 +1,83 @@
+"""``cpwords grid``: the shortcut for word grids.
+
+    cpwords grid --shape gridle-5x5 --generate 3 --seed 7
+    cpwords grid --count --dict {path}
+    cpwords grid --fill partial.txt
+    cpwords grid --unscramble scrambled.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from cpwords.errors import InputError
+
+
+def _rows_file(name: str, field: str) -> list[str]:
+    """Rows of a grid file: a text file (one row a line) or YAML (a list, or a mapping with ``rows``)."""
+    import yaml
+
+    path = Path(name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        raise InputError("cannot read the file", field=field, value=name) from None
+    if path.suffix.lower() in (".yaml", ".yml"):
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError:
+            raise InputError("not valid YAML", field=field, value=name) from None
+        if isinstance(data, dict):
+            data = data.get("rows", data.get("given", data.get("scrambled")))
+        if not (isinstance(data, list) and all(isinstance(r, str) for r in data)):
+            raise InputError("the YAML file must hold a list of row strings (or 'rows: [...]')", field=field, value=name)
+        return data
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";")]
+
+
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+    """Add ``cpwords grid``."""
+    p = subparsers.add_parser("grid", parents=parents, help="word grids (Gridle): generate, fill, count, unscramble",
+                              description="Crossing-word grids: generate, fill, count, enumerate or unscramble.")
+    p.add_argument("--shape", default="gridle-5x5", help="shipped grid name or grid YAML file (default gridle-5x5)")
+    p.add_argument("--dict", dest="dictionary", default="scowl-70",
+                   help="built-in dictionary name or a word-list file (default scowl-70)")
+    task = p.add_mutually_exclusive_group()
+    task.add_argument("--generate", type=int, metavar="N", help="generate N different grids (default 1)")
+    task.add_argument("--count", action="store_true", help="count all grids (modulo symmetry; raw count in stats)")
+    task.add_argument("--enumerate", type=int, metavar="LIMIT", help="list up to LIMIT grids")
+    task.add_argument("--fill", metavar="FILE", help="complete the partial grid in FILE (rows; '?' unknown, '#' black)")
+    task.add_argument("--unscramble", metavar="FILE", help="solve the scrambled grid in FILE with the fewest swaps")
+    p.add_argument("--common", action="store_true", help="prefer common words (least total rareness)")
+    p.add_argument("--repeat-words", action="store_true", help="allow a word more than once")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the spec from the options and solve it."""
+    from cpwords.cli import solve_and_print
+    from cpwords.specs import parse_spec
+
+    dictionary: Any = args.dictionary
+    if "/" in dictionary or Path(dictionary).suffix:
+        dictionary = {"path": str(Path(dictionary).resolve())}
+    shape = args.shape
+    if "/" in shape or shape.endswith((".yaml", ".yml")):
+        shape = str(Path(shape).resolve())
+    data: dict[str, Any] = {"kind": "word_grid", "shape": shape, "dictionary": dictionary,
+                            "distinct_words": not args.repeat_words,
+                            "objective": "common" if args.common else "none"}
+    if args.count:
+        data["task"] = "count"
+    elif args.enumerate is not None:
+        data["task"], data["limit"] = "enumerate", args.enumerate
+    elif args.fill:
+        data["task"], data["given"] = "fill", _rows_file(args.fill, "--fill")
+    elif args.unscramble:
+        data["task"], data["scrambled"] = "unscramble", _rows_file(args.unscramble, "--unscramble")
+    else:
+        data["task"], data["count"] = "generate", args.generate or 1
+    spec = parse_spec(data, source="command line")
+    return solve_and_print([spec], args)

@@ -1,0 +1,97 @@
+"""The ``word_grid`` spec: crossing words in a grid of open and black cells.
+
+Example
+-------
+>>> spec = SPEC.model_validate({"kind": "word_grid", "shape": "gridle-5x5", "task": "generate", "count": 2})
+>>> spec.task, spec.count, spec.distinct_words
+('generate', 2, True)
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from cpwords.specs import BaseSpec, DictionaryRef
+
+#: Characters of a ``given`` row that say "no letter given here".
+UNKNOWN_MARKS = "?_."
+#: Characters of a ``given`` or ``scrambled`` row that mark a black cell.
+BLACK_MARK = "#"
+
+
+def _clean_rows(rows: list[str], *, allow_unknown: bool, what: str) -> list[str]:
+    out = []
+    allowed = "abcdefghijklmnopqrstuvwxyz" + BLACK_MARK + (UNKNOWN_MARKS if allow_unknown else "")
+    for i, row in enumerate(rows):
+        row = row.strip().lower()
+        bad = sorted(set(row) - set(allowed))
+        if bad:
+            hint = "letters a-z, '?' (or '.', '_') for an unknown letter and '#' for a black cell" if allow_unknown \
+                else "letters a-z and '#' for a black cell"
+            raise ValueError(f"{what} row {i + 1} ({row!r}) has {''.join(bad)!r}; use {hint}")
+        out.append(row)
+    if out and len({len(r) for r in out}) != 1:
+        raise ValueError(f"all {what} rows must have the same length")
+    return out
+
+
+class WordGridSpec(BaseSpec):
+    """Fill a grid of open and black cells with crossing dictionary words.
+
+    Every maximal run of two or more open cells, across or down, is a slot that must hold a
+    word. Tasks: ``generate`` random grids, ``fill`` a partly given grid, ``count`` or
+    ``enumerate`` all grids (modulo symmetry), ``unscramble`` a scrambled grid with the fewest swaps.
+    """
+
+    kind: Literal["word_grid"] = "word_grid"
+    """The puzzle kind."""
+    engine: Literal["cpsat", "sat", "native"] = "cpsat"
+    """Solver: ``cpsat`` (OR-Tools CP-SAT), ``sat`` (PySAT) or ``native`` (bitset backtracking;
+    counts by a sum-product over the crossing letters)."""
+    shape: str = "gridle-5x5"
+    """A shipped grid (``gridle-5x5``, ``gridle-7x7``) or a grid YAML file (rows of ``.``/``#``)."""
+    dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
+    """Where the words come from; each slot takes words of its own length."""
+    distinct_words: bool = True
+    """No word may appear twice in a grid."""
+    given: list[str] | None = None
+    """Given letters, one string a row: a letter is given, ``?`` (or ``.``/``_``) is open, ``#``
+    is a black cell. Whole words are given by writing them into their row or column."""
+    task: Literal["generate", "fill", "count", "enumerate", "unscramble"] = "generate"
+    """``generate`` N random grids; ``fill`` complete the given letters (most common words first);
+    ``count`` all grids; ``enumerate`` list them (up to ``limit``); ``unscramble`` the game itself."""
+    count: int = Field(default=1, ge=1, le=10_000)
+    """How many different grids to generate (different modulo symmetry)."""
+    limit: int | None = Field(default=100, ge=1)
+    """Most grids to list for ``enumerate`` (None: all)."""
+    objective: Literal["none", "common"] = "none"
+    """``common``: prefer common words (least total rareness) for generate and fill."""
+    scrambled: list[str] | None = None
+    """For ``unscramble``: the rows of the scrambled grid (every open cell holds a letter, ``#`` black).
+    The shape's ``fixed`` cells keep their letters; the others may be swapped."""
+
+    @field_validator("given")
+    @classmethod
+    def _given_rows(cls, rows: list[str] | None) -> list[str] | None:
+        return None if rows is None else _clean_rows(rows, allow_unknown=True, what="given")
+
+    @field_validator("scrambled")
+    @classmethod
+    def _scrambled_rows(cls, rows: list[str] | None) -> list[str] | None:
+        return None if rows is None else _clean_rows(rows, allow_unknown=False, what="scrambled")
+
+    @model_validator(mode="after")
+    def _task_needs(self) -> WordGridSpec:
+        if self.task == "unscramble":
+            if not self.scrambled:
+                raise ValueError("task 'unscramble' needs 'scrambled': the rows of the scrambled grid")
+            if self.given:
+                raise ValueError("task 'unscramble' takes 'scrambled', not 'given'")
+        elif self.scrambled:
+            raise ValueError("'scrambled' is only for task 'unscramble'")
+        return self
+
+
+SPEC = WordGridSpec
