@@ -83,11 +83,11 @@ class BoardSearch:
 
     # -- suffix placements
 
-    def placements(self, *, first: int | None = None, rng: random.Random | None = None,
+    def placements(self, *, head: tuple[int, ...] = (), rng: random.Random | None = None,
                    canonical_only: bool = True) -> Iterator[tuple[tuple[int, ...], list[frozenset[int]]]]:
         """Suffix placements (by suffix slot) that leave every prefix slot a candidate, with the candidates.
 
-        ``first`` fixes the token of the first slot searched; ``rng`` shuffles the token order;
+        ``head`` fixes the tokens of the first slots searched; ``rng`` shuffles the token order;
         ``canonical_only`` keeps only lex-leaders under the board group acting on suffix slots.
         """
         tokens = self.problem.tokens
@@ -105,12 +105,14 @@ class BoardSearch:
                 if canonical_only and self.suffix_group and not is_lex_leader(vector, self.suffix_group):
                     return
                 self._check_time()
+                if distinct and not has_distinct_choice(candidates):
+                    return
                 yield vector, list(candidates)
                 return
             k = self.order[depth]
             domain = self.suffix_domain[k]
-            if depth == 0 and first is not None:
-                domain = [first] if first in domain else []
+            if depth < len(head):
+                domain = [head[depth]] if head[depth] in domain else []
             elif rng is not None:
                 domain = list(domain)
                 rng.shuffle(domain)
@@ -206,11 +208,11 @@ class BoardSearch:
 
     # -- counting
 
-    def count_part(self, first: int | None, task: str) -> Tally:
+    def count_part(self, head: tuple[int, ...], task: str) -> Tally:
         """Count boards (``count_boards``) or admitting placements (``count_suffix_sets``) of one part."""
         tally = Tally()
         try:
-            for vector, candidates in self.placements(first=first):
+            for vector, candidates in self.placements(head=head):
                 tally.placements += 1
                 weight = orbit_size(vector, self.suffix_group) if self.suffix_group else 1
                 if task == "count_suffix_sets":
@@ -227,6 +229,22 @@ class BoardSearch:
         return tally
 
 
+def has_distinct_choice(candidates: list[frozenset[int]]) -> bool:
+    """Whether the slots can take pairwise different tokens (a matching covering every slot exists)."""
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for a in candidates[i]:
+            if a not in seen:
+                seen.add(a)
+                if a not in owner or augment(owner[a], seen):
+                    owner[a] = i
+                    return True
+        return False
+
+    return all(augment(i, set()) for i in sorted(range(len(candidates)), key=lambda i: len(candidates[i])))
+
+
 _WORKER: BoardSearch | None = None
 
 
@@ -235,22 +253,24 @@ def _init_worker(search: BoardSearch) -> None:
     _WORKER = search
 
 
-def _run_part(args: tuple[int, str]) -> Tally:
+def _run_part(args: tuple[tuple[int, ...], str]) -> Tally:
     assert _WORKER is not None
     return _WORKER.count_part(*args)
 
 
 def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
-    """Count over every part (one per token of the first suffix slot), in ``workers`` processes."""
-    parts = list(search.suffix_domain[search.order[0]]) if search.suffix_nodes else [None]
+    """Count over every part (one per tokens of the first two suffix slots), in ``workers`` processes."""
+    parts: list[tuple[int, ...]] = [()]
+    if workers > 1 and search.suffix_nodes:
+        # the first two slots: the lex-leader puts the smallest ids first, so one slot alone splits unevenly
+        parts = [(a,) for a in search.suffix_domain[search.order[0]]]
+        if len(search.suffix_nodes) > 1:
+            parts = [(a, b) for (a,) in parts for b in search.suffix_domain[search.order[1]] if b != a]
     total = Tally()
     if workers <= 1 or len(parts) < 2:
         results: Iterator[Tally] = (search.count_part(p, task) for p in parts)
         return _merge(total, results)
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    # Big parts first, so no worker is left alone with a large part at the end.
-    sizes = {p: len(search.problem.tokens.prefixes_with[p]) for p in parts if p is not None}
-    parts.sort(key=lambda p: -sizes.get(p, 0))
     with ctx.Pool(workers, initializer=_init_worker, initargs=(search,)) as pool:
         return _merge(total, pool.imap_unordered(_run_part, [(p, task) for p in parts]))
 

@@ -1,0 +1,161 @@
+"""Prefix/suffix boards: engines agree with a brute-force count modulo symmetry; checker; CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpwords import api, verify
+from cpwords.cli import main
+from cpwords.errors import InputError
+from cpwords.geometry import canonical_form
+from cpwords.puzzles.prefix_suffix_board.counting import count_colourings
+from cpwords.puzzles.prefix_suffix_board.problem import build_problem
+from cpwords.puzzles.prefix_suffix_board.spec import SPEC
+from cpwords.puzzles.prefix_suffix_board.tokens import playable_cuts
+from cpwords.results import Result, Status
+from tests.conftest import EXAMPLES
+
+ENGINES = ("native", "cpsat", "sat")
+ALL_SHORT = ["".join(t) for n in (3, 4) for t in itertools.product("abc", repeat=n)]
+
+
+def small_spec(words: list[str], **extra: object) -> SPEC:
+    data = {"kind": "prefix_suffix_board", "board": "square9", "dictionary": {"words": words},
+            "prefix_length": [1, 2], "suffix_length": [2, 3], "seed": 1} | extra
+    return SPEC.model_validate(data)
+
+
+def brute_force(spec: SPEC) -> tuple[int, int]:
+    """(boards modulo symmetry, raw boards): every board from a symmetry-free model, canonicalised."""
+    from cpwords.engines import cpsat as engine
+    from cpwords.puzzles.prefix_suffix_board.cpsat import build_model
+
+    problem = build_problem(spec)
+    model, xs = build_model(problem, None)
+    en = engine.enumerate_solutions(model, xs)
+    assert en.complete
+    forms = {canonical_form(x, problem.layout.group) for x in en.solutions}
+    return len(forms), en.count
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(20, 36), st.booleans())
+def test_engines_agree_with_brute_force(rng: random.Random, n: int, distinct: bool) -> None:
+    words = rng.sample(ALL_SHORT, n)
+    spec = small_spec(words, task="count_boards", distinct_tokens=distinct)
+    orbits, raw = brute_force(spec)
+    assert raw == orbits * 8  # no board is fixed by a non-identity symmetry
+    for engine in ENGINES:
+        result = api.solve(spec, engine=engine)
+        assert result.status in (Status.OPTIMAL, Status.INFEASIBLE), engine
+        assert (result.count, result.stats["raw_count"], result.count_exact) == (orbits, raw, True), engine
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(20, 36))
+def test_suffix_sets_and_listing_agree(rng: random.Random, n: int) -> None:
+    words = rng.sample(ALL_SHORT, n)
+    counts = {e: api.solve(small_spec(words, task="count_suffix_sets"), engine=e).count for e in ENGINES}
+    assert len(set(counts.values())) == 1, counts
+    listed = {}
+    for engine in ENGINES:
+        spec = small_spec(words, task="enumerate", limit=None)
+        result = api.solve(spec, engine=engine)
+        assert verify.check(spec, result) == []
+        listed[engine] = {canonical_form(tuple(s.tokens[k] for k in sorted(s.tokens)), []) for s in result.solutions}
+        listed[engine] = result.count
+    assert len(set(listed.values())) == 1, listed
+
+
+def test_solve_counts_fillings_alike() -> None:
+    words = ["bake", "back", "bale", "ball", "cake", "cack", "cale", "call", "dake", "dack", "dale", "dall",
+             "fake", "fack", "fale", "fall", "gake", "gale", "hack", "hall"]
+    found = {}
+    for engine in ENGINES:
+        spec = small_spec(words, task="solve", suffixes={"s_n": "ke", "s_e": "ck", "s_s": "le", "s_w": "ll"},
+                          prefix_length=[1, 2], suffix_length=[2, 2], limit=None)
+        result = api.solve(spec, engine=engine)
+        assert verify.check(spec, result) == []
+        found[engine] = (result.count, sorted(tuple(sorted(s.tokens.items())) for s in result.solutions))
+    assert found["native"] == found["cpsat"] == found["sat"]
+    assert found["native"][0] > 0
+
+
+def test_generate_is_reproducible_and_checked() -> None:
+    words = ALL_SHORT
+    for engine in ENGINES:
+        spec = small_spec(words, task="generate", count=3, seed=7)
+        first, second = api.solve(spec, engine=engine), api.solve(spec, engine=engine)
+        assert first.status is Status.OPTIMAL and len(first.solutions) == 3
+        assert verify.check(spec, first) == []
+        assert [s.tokens for s in first.solutions] == [s.tokens for s in second.solutions]
+
+
+def test_tokens_pruned_to_fixed_point() -> None:
+    # 'b' starts two words but 'an' ends only 'ban' once 'tan' loses 't'... everything below 2 goes
+    cuts = playable_cuts(["tan", "tin", "ban", "bin", "rot"], (1, 1), (2, 2), 2, 2)
+    assert cuts == {("t", "an"), ("t", "in"), ("b", "an"), ("b", "in")}
+    assert playable_cuts(["tan", "tin", "ban"], (1, 1), (2, 2), 2, 2) == set()
+
+
+def test_count_colourings_small() -> None:
+    # three slots, all different, from {1,2},{1,2},{1,2,3}: 2 ways for the first two, 1 left for the third
+    full = [0b110, 0b101, 0b011]
+    assert count_colourings([{1, 2}, {1, 2}, {1, 2, 3}], full) == 2
+    assert count_colourings([{1, 2}, {1, 2}, {1, 2, 3}], [0, 0, 0]) == 12
+
+
+def test_checker_catches_a_wrong_board() -> None:
+    spec = small_spec(ALL_SHORT, task="generate")
+    result = api.solve(spec, engine="native")
+    bad = result.solutions[0].model_copy(deep=True)
+    bad.tokens["c"] = "zz"
+    assert verify.check_solution(spec, bad)
+
+
+def test_default_board_checks_at_5k_scale() -> None:
+    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": "common-5k",
+                                "task": "solve", "suffixes": {"s_n": "ce", "s_e": "ck", "s_s": "de", "s_w": "in"},
+                                "limit": 3})
+    result = api.solve(spec)
+    assert result.status is Status.OPTIMAL and result.count == 18
+    assert verify.check(spec, result) == []
+
+
+def test_bad_input() -> None:
+    with pytest.raises(InputError):
+        api.solve(small_spec(ALL_SHORT, task="solve", suffixes={"s_x": "ab"}))
+    with pytest.raises(InputError):
+        api.solve({"kind": "prefix_suffix_board", "prefix_length": [4, 2]})
+    with pytest.raises(InputError):
+        api.solve({"kind": "prefix_suffix_board", "task": "solve"})
+
+
+def test_cli(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+    assert main(["board", "--dict", "common-5k", "--seed", "3"]) == 0
+    assert "words:" in capsys.readouterr().out
+    assert main(["board", "--dict", "common-2k", "--count"]) == 1  # no board: infeasible
+    capsys.readouterr()
+    assert main(["board", "--dict", "common-5k", "--solve", "s_n=ce,s_e=ck,s_s=de,s_w=in", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert Result.model_validate(payload).count == 18
+    assert main(["board", "--solve", "s_n"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    out = tmp_path / "b.svg"
+    assert main(["board", "--dict", "common-5k", "--seed", "1", "--svg", str(out)]) == 0
+    assert out.read_text().startswith("<svg")
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("prefix_suffix_board*.yaml")), ids=lambda p: p.name)
+def test_examples_solve(path) -> None:  # noqa: ANN001
+    for spec in api.load(path):
+        result = api.solve(spec, time_limit=60)
+        assert result.solved, result.message
+        assert verify.check(spec, result) == []
