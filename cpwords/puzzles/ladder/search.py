@@ -268,17 +268,22 @@ def least_rare_ladders(
     #   key(v) = 2 cost(v) + max_L |D(L, t) - D(L, v)| - rareness(v)
     # (the constant rareness(t) is left out; see landmarks.py for why this bound is consistent).
     tables = [(table, table[target]) for table in landmarks if table[target] or table[start]]
+    if len(tables) == 4:  # the index's case, spelt out: this runs once per word reached
+        (t0, a0), (t1, a1), (t2, a2), (t3, a3) = tables
 
-    if tables:
-        def key(c: int, v: int) -> int:
-            return 2 * c + max([abs(t_d - table[v]) for table, t_d in tables]) - rareness[v]
+        def offset(v: int) -> int:
+            return max(abs(a0 - t0[v]), abs(a1 - t1[v]), abs(a2 - t2[v]), abs(a3 - t3[v])) - rareness[v]
+    elif tables:
+        def offset(v: int) -> int:
+            return max([abs(t_d - table[v]) for table, t_d in tables]) - rareness[v]
     else:  # no landmarks for this group (a small one): plain Dijkstra
-        def key(c: int, v: int) -> int:
-            return 2 * c - rareness[v]
+        def offset(v: int) -> int:
+            return -rareness[v]
 
     cost = {start: 0}
+    offsets = {start: offset(start)}  # key(v) = 2 cost(v) + offsets[v]
     settled: set[int] = set()
-    heap = [(key(0, start), 0, start)]
+    heap = [(offsets[start], 0, start)]
     push, pop = heapq.heappush, heapq.heappop
     stop_key = None
     while heap:
@@ -295,9 +300,13 @@ def least_rare_ladders(
             if w not in settled:
                 nd = d + rareness[w]
                 old = cost.get(w)
-                if old is None or nd < old:
+                if old is None:
                     cost[w] = nd
-                    push(heap, (key(nd, w), nd, w))
+                    h = offsets[w] = offset(w)
+                    push(heap, (2 * nd + h, nd, w))
+                elif nd < old:
+                    cost[w] = nd
+                    push(heap, (2 * nd + offsets[w], nd, w))
     if target not in settled:
         return None
     # The optimal ladders use only "tight" links u -> v with cost[u] + rareness[v] == cost[v].
