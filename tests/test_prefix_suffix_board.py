@@ -44,7 +44,7 @@ def brute_force(spec: SPEC) -> tuple[int, int]:
     return len(forms), en.count
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(20, 36), st.booleans())
 def test_engines_agree_with_brute_force(rng: random.Random, n: int, distinct: bool) -> None:
     words = rng.sample(ALL_SHORT, n)
@@ -57,8 +57,8 @@ def test_engines_agree_with_brute_force(rng: random.Random, n: int, distinct: bo
         assert (result.count, result.stats["raw_count"], result.count_exact) == (orbits, raw, True), engine
 
 
-@settings(max_examples=8, deadline=None)
-@given(st.randoms(use_true_random=False), st.integers(20, 36))
+@settings(max_examples=4, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(20, 30))
 def test_suffix_sets_and_listing_agree(rng: random.Random, n: int) -> None:
     words = rng.sample(ALL_SHORT, n)
     counts = {e: api.solve(small_spec(words, task="count_suffix_sets"), engine=e).count for e in ENGINES}
@@ -68,27 +68,27 @@ def test_suffix_sets_and_listing_agree(rng: random.Random, n: int) -> None:
         spec = small_spec(words, task="enumerate", limit=None)
         result = api.solve(spec, engine=engine)
         assert verify.check(spec, result) == []
-        listed[engine] = {canonical_form(tuple(s.tokens[k] for k in sorted(s.tokens)), []) for s in result.solutions}
-        listed[engine] = result.count
-    assert len(set(listed.values())) == 1, listed
+        # every engine lists each orbit's lex-leader: the same boards, token for token
+        listed[engine] = (result.count, sorted(tuple(s.tokens.values()) for s in result.solutions))
+    assert listed["native"] == listed["cpsat"] == listed["sat"]
 
 
 def test_solve_counts_fillings_alike() -> None:
-    words = ["bake", "back", "bale", "ball", "cake", "cack", "cale", "call", "dake", "dack", "dale", "dall",
-             "fake", "fack", "fale", "fall", "gake", "gale", "hack", "hall"]
+    words = random.Random(5).sample(ALL_SHORT, 40)
+    board = api.solve(small_spec(words, task="generate"), engine="native").solutions[0]
+    suffixes = {k: v for k, v in board.tokens.items() if k.startswith("s_")}
     found = {}
     for engine in ENGINES:
-        spec = small_spec(words, task="solve", suffixes={"s_n": "ke", "s_e": "ck", "s_s": "le", "s_w": "ll"},
-                          prefix_length=[1, 2], suffix_length=[2, 2], limit=None)
+        spec = small_spec(words, task="solve", suffixes=suffixes, limit=None)
         result = api.solve(spec, engine=engine)
         assert verify.check(spec, result) == []
         found[engine] = (result.count, sorted(tuple(sorted(s.tokens.items())) for s in result.solutions))
     assert found["native"] == found["cpsat"] == found["sat"]
-    assert found["native"][0] > 0
+    assert found["native"][0] == len(found["native"][1]) > 0
 
 
 def test_generate_is_reproducible_and_checked() -> None:
-    words = ALL_SHORT
+    words = random.Random(5).sample(ALL_SHORT, 40)
     for engine in ENGINES:
         spec = small_spec(words, task="generate", count=3, seed=7)
         first, second = api.solve(spec, engine=engine), api.solve(spec, engine=engine)

@@ -272,7 +272,7 @@ def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
         return _merge(total, results)
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ctx.Pool(workers, initializer=_init_worker, initargs=(search,)) as pool:
-        return _merge(total, pool.imap_unordered(_run_part, [(p, task) for p in parts]))
+        return _merge(total, pool.imap_unordered(_run_part, [(p, task) for p in parts], chunksize=32))
 
 
 def _merge(total: Tally, parts: Iterator[Tally]) -> Tally:
