@@ -24,7 +24,7 @@ from cpwords.puzzles.ladder.search import (
 from cpwords.puzzles.ladder.solution import LadderSolution
 from cpwords.puzzles.ladder.spec import LadderSpec
 from cpwords.results import Status
-from tests.conftest import shared_file
+from conftest import shared_file
 
 SMALL = ["cold", "cord", "card", "ward", "warm", "word", "worm", "corm", "wold", "zzzz", "cool", "pool"]
 

@@ -12,7 +12,7 @@ import pytest
 from cpwords.cli import main
 from cpwords.puzzles.ladder.solution import LadderSolution
 from cpwords.results import Result
-from tests.conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT
 
 WORDS = ["cold", "cord", "card", "ward", "warm", "word", "worm", "corm", "wold", "zzzz", "cool", "pool"]
 
