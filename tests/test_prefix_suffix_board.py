@@ -19,7 +19,7 @@ from cpwords.puzzles.prefix_suffix_board.problem import build_problem
 from cpwords.puzzles.prefix_suffix_board.spec import SPEC
 from cpwords.puzzles.prefix_suffix_board.tokens import playable_cuts
 from cpwords.results import Result, Status
-from tests.conftest import EXAMPLES
+from conftest import EXAMPLES
 
 ENGINES = ("native", "cpsat", "sat")
 ALL_SHORT = ["".join(t) for n in (3, 4) for t in itertools.product("abc", repeat=n)]
