@@ -6,6 +6,7 @@ import random
 
 import networkx as nx
 import pytest
+from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,6 @@ from cpwords.puzzles.ladder.search import (
 from cpwords.puzzles.ladder.solution import LadderSolution
 from cpwords.puzzles.ladder.spec import LadderSpec
 from cpwords.results import Status
-from conftest import shared_file
 
 SMALL = ["cold", "cord", "card", "ward", "warm", "word", "worm", "corm", "wold", "zzzz", "cool", "pool"]
 

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLES, ROOT
 
 from cpwords.cli import main
 from cpwords.puzzles.ladder.solution import LadderSolution
 from cpwords.results import Result
-from conftest import EXAMPLES, ROOT
 
 WORDS = ["cold", "cord", "card", "ward", "warm", "word", "worm", "corm", "wold", "zzzz", "cool", "pool"]
 

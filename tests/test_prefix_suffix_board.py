@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,6 @@ from cpwords.puzzles.prefix_suffix_board.problem import build_problem
 from cpwords.puzzles.prefix_suffix_board.spec import SPEC
 from cpwords.puzzles.prefix_suffix_board.tokens import playable_cuts
 from cpwords.results import Result, Status
-from conftest import EXAMPLES
 
 ENGINES = ("native", "cpsat", "sat")
 ALL_SHORT = ["".join(t) for n in (3, 4) for t in itertools.product("abc", repeat=n)]
