@@ -107,17 +107,32 @@ def _read(outcome: engine.Outcome, bm: BoxModel) -> list[int]:
 
 
 def best_answer(spec: Any, table: WordTable) -> tuple[Status, list[int] | None, dict[str, Any]]:
-    """Stage 1 minimises the words used; stage 2 fixes that count and minimises total cost."""
+    """Stage 1 finds the fewest words by increasing K (a model of exactly K words for K = 1, 2, ...;
+    the first feasible K is optimal since every smaller K was proved infeasible); stage 2 fixes
+    that count and minimises the total cost, hinted with the stage-1 answer.
+
+    Measured on daily puzzles, this is several times faster than one model whose objective is the
+    number of used positions (:func:`min_words_by_objective`, kept for comparison), because each
+    small model is proved quickly while the objective model must rule out all its empty patterns.
+    """
     t0 = time.monotonic()
-    bm = build_model(table, spec.max_words, all_used=False, prefix_rule=False)
-    bm.model.Minimize(sum(bm.used))
-    first = _solve(bm.model, spec, spec.time_limit)
-    stats: dict[str, Any] = {"stage1_s": first.stats["solver_wall_s"], "conflicts": first.stats["conflicts"]}
-    if not first.status.solved:
-        return first.status, None, stats
-    answer = _read(first, bm)
-    if first.status != Status.OPTIMAL:
-        return Status.FEASIBLE, answer, stats
+    stats: dict[str, Any] = {"stage1_s": 0.0, "conflicts": 0}
+    answer = None
+    for k in range(1, spec.max_words + 1):
+        left = None if spec.time_limit is None else spec.time_limit - (time.monotonic() - t0)
+        if left is not None and left <= 0:
+            return Status.UNKNOWN, None, stats
+        bm = build_model(table, k, all_used=True, prefix_rule=False)
+        outcome = _solve(bm.model, spec, left)
+        stats["stage1_s"] = round(stats["stage1_s"] + outcome.stats["solver_wall_s"], 6)
+        stats["conflicts"] += outcome.stats["conflicts"]
+        if outcome.status == Status.UNKNOWN:
+            return Status.UNKNOWN, None, stats
+        if outcome.status.solved:
+            answer = _read(outcome, bm)
+            break
+    if answer is None:
+        return Status.INFEASIBLE, None, stats
     left = None if spec.time_limit is None else max(0.01, spec.time_limit - (time.monotonic() - t0))
     bm2 = build_model(table, len(answer), all_used=True, prefix_rule=False)
     for x, i in zip(bm2.word, answer, strict=True):
@@ -128,6 +143,15 @@ def best_answer(spec: Any, table: WordTable) -> tuple[Status, list[int] | None, 
     if not second.status.solved:
         return Status.FEASIBLE, answer, stats
     return second.status, _read(second, bm2), stats
+
+
+def min_words_by_objective(spec: Any, table: WordTable) -> tuple[Status, int | None]:
+    """The fewest words from one model: ``max_words`` positions, empties only at the end, objective
+    = number of used positions. Same optimum as :func:`best_answer` stage 1 (tests and benchmark)."""
+    bm = build_model(table, spec.max_words, all_used=False, prefix_rule=False)
+    bm.model.Minimize(sum(bm.used))
+    outcome = _solve(bm.model, spec, spec.time_limit)
+    return outcome.status, (int(outcome.objective) if outcome.objective is not None else None)
 
 
 def _each_size(spec: Any, table: WordTable, on_answer: Any, limit: int | None) -> tuple[bool, dict[int, int], dict]:

@@ -19,9 +19,11 @@ MAX_COUNT_LETTERS = 16
 def min_words(table: WordTable, max_words: int) -> tuple[int, int, list[int]] | None:
     """A best answer: fewest words, then least total cost (``table.cost``).
 
-    Breadth-first over layers of states (last letter, covered mask), keeping the cheapest way to
-    reach each state. Repeated words never help a shortest answer (dropping the repeat and the
-    words between keeps the chain), so states need not remember which words were used.
+    Breadth-first over layers of states (last letter, covered mask, cost). A state is dropped when
+    another with the same last letter covers at least its letters for no more cost (Pareto
+    pruning). Before building layer k+1 the search checks whether some state of layer k finishes
+    with one more word (outer products of masks per letter), so the last layer is never built. Repeated words never help a shortest answer (dropping the repeat
+    and the words between keeps the chain), so states need not remember which words were used.
 
     Parameters
     ----------
@@ -37,8 +39,8 @@ def min_words(table: WordTable, max_words: int) -> tuple[int, int, list[int]] | 
     >>> from cpwords.puzzles.letter_boxed.words import Box, WordTable
     >>> box = Box.from_sides(["ab", "cd", "ef"])
     >>> t = WordTable(box, ["ace", "efa", "bdf"], [0, 4, 1], [4, 0, 5], [21, 49, 42], [3, 3, 3])
-    >>> min_words(t, 3)
-    (3, 9, [0, 1, 2])
+    >>> min_words(t, 3) is None
+    True
     """
     n, full = table.box.n, table.box.full
     if not len(table):
@@ -48,16 +50,24 @@ def min_words(table: WordTable, max_words: int) -> tuple[int, int, list[int]] | 
     mask = np.array(table.mask, dtype=np.int64)
     cost = np.array(table.cost, dtype=np.int64)
     starting = [np.flatnonzero(first == letter) for letter in range(n)]
+    whole = np.flatnonzero(mask == full)
+    if len(whole):
+        best = whole[np.argmin(cost[whole])]
+        return 1, int(cost[best]), [int(best)]
     # Layer 1: each word is a state; per layer keep parent state and the word taken.
     s_end, s_mask, s_cost = last, mask, cost
     parents: list[tuple[np.ndarray, np.ndarray]] = [(np.full(len(table), -1), np.arange(len(table)))]
-    for k in range(1, max_words + 1):
-        done = np.flatnonzero(s_mask == full)
-        if len(done):
-            best = done[np.argmin(s_cost[done])]
-            return k, int(s_cost[best]), _path(parents, int(best))
+    for k in range(2, max_words + 1):
+        done = _finish(s_end, s_mask, s_cost, starting, mask, cost, n, full)
+        if done is not None:
+            state, word, total = done
+            return k, total, _path(parents, state) + [word]
         if k == max_words:
             break
+        if k == 2:  # the first layer is pruned only when it has to be expanded
+            keep = _prune(s_end, s_mask, s_cost, n)
+            s_end, s_mask, s_cost = s_end[keep], s_mask[keep], s_cost[keep]
+            parents[0] = (parents[0][0][keep], parents[0][1][keep])
         s_end, s_mask, s_cost, parent, word = _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n)
         if not len(s_end):
             break
@@ -65,9 +75,58 @@ def min_words(table: WordTable, max_words: int) -> tuple[int, int, list[int]] | 
     return None
 
 
+def _pareto_front(masks: np.ndarray, costs: np.ndarray) -> np.ndarray:
+    """Indexes of the (mask, cost) pairs that no other pair beats: a superset mask for no more cost."""
+    popcount = np.array([int(m).bit_count() for m in masks.tolist()], dtype=np.int64)
+    order = np.lexsort((-popcount, costs))
+    kept: list[int] = []
+    kept_masks = np.zeros(len(order), dtype=np.int64)
+    for i in order.tolist():
+        m = masks[i]
+        if len(kept) and ((kept_masks[:len(kept)] | m) == kept_masks[:len(kept)]).any():
+            continue
+        kept_masks[len(kept)] = m
+        kept.append(i)
+    return np.array(sorted(kept), dtype=np.int64)
+
+
+def _prune(ends: np.ndarray, masks: np.ndarray, costs: np.ndarray, n: int, *, pareto_up_to: int = 20000) -> np.ndarray:
+    """Indexes of the states worth keeping: the cheapest per (last letter, mask), then the Pareto
+    front per last letter (skipped for very large layers, where it would cost more than it saves)."""
+    key = (ends << n) | masks
+    order = np.lexsort((costs, key))
+    _, first_of_key = np.unique(key[order], return_index=True)
+    keep = order[first_of_key]
+    if len(keep) > pareto_up_to:
+        return keep
+    out = []
+    for letter in range(n):
+        here = keep[ends[keep] == letter]
+        if len(here):
+            out.append(here[_pareto_front(masks[here], costs[here])])
+    return np.concatenate(out) if out else keep[:0]
+
+
+def _finish(s_end, s_mask, s_cost, finishing, mask, cost, n, full):  # type: ignore[no-untyped-def]
+    """The cheapest (state, word, total cost) where one more word covers every letter, or None."""
+    best = None
+    for letter in range(n):
+        here = np.flatnonzero(s_end == letter)
+        nxt = finishing[letter]
+        if not len(here) or not len(nxt):
+            continue
+        covers = (s_mask[here][:, None] | mask[nxt][None, :]) == full
+        if not covers.any():
+            continue
+        total = np.where(covers, s_cost[here][:, None] + cost[nxt][None, :], np.iinfo(np.int64).max)
+        i, j = np.unravel_index(np.argmin(total), total.shape)
+        if best is None or total[i, j] < best[2]:
+            best = (int(here[i]), int(nxt[j]), int(total[i, j]))
+    return best
+
+
 def _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n):  # type: ignore[no-untyped-def]
-    """Next layer: every state followed by every word starting with its last letter, then the
-    cheapest way to each (last letter, mask) state."""
+    """Next layer: every state followed by every word starting with its last letter, pruned."""
     ends, masks, costs, parents, words = [], [], [], [], []
     for letter in range(n):
         here = np.flatnonzero(s_end == letter)
@@ -85,10 +144,7 @@ def _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n):  # type: igno
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, empty, empty
     e, m, c, p, w = (np.concatenate(x) for x in (ends, masks, costs, parents, words))
-    key = (e << n) | m
-    order = np.lexsort((c, key))
-    _, first_of_key = np.unique(key[order], return_index=True)
-    keep = order[first_of_key]
+    keep = _prune(e, m, c, n)
     return e[keep], m[keep], c[keep], p[keep], w[keep]
 
 
