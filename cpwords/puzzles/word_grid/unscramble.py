@@ -1,0 +1,93 @@
+"""``unscramble``: the Gridle game itself, as a CP-SAT model.
+
+The scrambled grid holds every letter of the answer; the shape's fixed cells already hold
+theirs. We choose a valid grid made of exactly those letters *and* the permutation σ that
+carries them there (target cell j takes the letter of scrambled cell σ(j)), minimising swaps.
+Turning a permutation into the identity takes n − (number of cycles of σ) swaps of two cells,
+so we maximise the cycles. Cycles are counted with a label per cell: labels are equal along
+σ (label[j] = label[σ(j)]) and label[j] ≤ j, so a cycle can set its label to its smallest cell
+only, and it counts when label[j] = j. Repeated letters make σ a choice: the solver picks the
+best one together with the grid.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ortools.sat.python import cp_model
+
+from cpwords.engines import cpsat
+from cpwords.errors import InputError
+from cpwords.puzzles.word_grid import GridSolution, solution_of
+from cpwords.puzzles.word_grid.cpsat import build_model
+from cpwords.puzzles.word_grid.problem import GridProblem, grid_shape, parse_rows, prepare
+from cpwords.results import Result, Status
+
+
+def swaps_of(sources: list[int]) -> list[tuple[int, int]]:
+    """Swaps (pairs of positions) that move item ``sources[j]`` to position j, n − cycles of them.
+
+    >>> swaps_of([1, 2, 0])  # position 0 takes item 1, 1 takes 2, 2 takes 0
+    [(0, 1), (1, 2)]
+    """
+    seen = [False] * len(sources)
+    swaps = []
+    for start in range(len(sources)):
+        if seen[start]:
+            continue
+        cycle = []
+        j = start
+        while not seen[j]:
+            seen[j] = True
+            cycle.append(j)
+            j = sources[j]
+        swaps.extend((cycle[i], cycle[i + 1]) for i in range(len(cycle) - 1))
+    return swaps
+
+
+def solve_unscramble(spec) -> Result:  # noqa: ANN001
+    """Find the grid of the scrambled letters that needs the fewest swaps, and the swaps."""
+    t0 = time.perf_counter()
+    shape = grid_shape(spec)
+    letters = parse_rows(spec.scrambled, shape, field_name="scrambled")
+    missing = [c for c in shape.open_cells() if c not in letters]
+    if missing:
+        r, c = missing[0]
+        raise InputError(f"open cell [{r + 1}, {c + 1}] has no letter", field="scrambled")
+    fixed_rows = ["".join(letters[(r, c)] if (r + 1, c + 1) in shape.fixed else ("?" if shape.is_open(r, c) else "#")
+                          for c in range(shape.width)) for r in range(shape.height)]
+    problem: GridProblem = prepare(spec, given_rows=fixed_rows)
+    problem.group = [g for g in problem.group if g.is_identity]  # the scrambled grid has an orientation
+    gm = build_model(problem, symmetry=False)
+    model = gm.model
+    scrambled = [ord(letters[cell]) - 97 for cell in problem.cells]
+    movable = [i for i, (r, c) in enumerate(problem.cells) if (r + 1, c + 1) not in shape.fixed]
+    n = len(movable)
+    source_letters = [scrambled[i] for i in movable]
+    sources = [model.NewIntVar(0, n - 1, f"source_{k}") for k in range(n)]
+    model.AddAllDifferent(sources)
+    labels = [model.NewIntVar(0, k, f"cycle_label_{k}") for k in range(n)]
+    counted = []
+    for k, cell in enumerate(movable):
+        model.AddElement(sources[k], source_letters, gm.cells[cell])
+        model.AddElement(sources[k], labels, labels[k])
+        is_min = model.NewBoolVar(f"cycle_min_{k}")
+        model.Add(labels[k] == k).OnlyEnforceIf(is_min)
+        model.Add(labels[k] != k).OnlyEnforceIf(is_min.Not())
+        counted.append(is_min)
+    model.Maximize(sum(counted))
+    outcome = cpsat.solve(model, time_limit=spec.time_limit, workers=spec.workers, seed=spec.seed)
+    stats = {**outcome.stats, "movable_cells": n, "search_s": round(time.perf_counter() - t0, 6)}
+    if not outcome.status.solved:
+        message = ("no valid grid uses exactly these letters with the fixed cells in place"
+                   if outcome.status == Status.INFEASIBLE else "time limit reached before any grid was found")
+        return Result(kind="word_grid", status=outcome.status, engine=spec.engine, task=spec.task,
+                      stats=stats, message=message)
+    grid = [outcome.value(v) for v in gm.cells]
+    src = [outcome.value(v) for v in sources]
+    swaps = [[[problem.cells[movable[a]][0] + 1, problem.cells[movable[a]][1] + 1],
+              [problem.cells[movable[b]][0] + 1, problem.cells[movable[b]][1] + 1]] for a, b in swaps_of(src)]
+    base = solution_of(problem, grid)
+    solution = GridSolution(words=base.words, rows=base.rows, rareness=base.rareness, swaps=swaps)
+    return Result(kind="word_grid", status=outcome.status, engine=spec.engine, task=spec.task,
+                  solutions=[solution], objective=len(swaps), stats=stats)
