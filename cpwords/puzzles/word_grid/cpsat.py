@@ -110,6 +110,7 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
                         continue
                     d = model.NewBoolVar(f"differ_{s}_{t}_{p}")
                     model.Add(cells[ca] != cells[cb]).OnlyEnforceIf(d)
+                    model.Add(cells[ca] == cells[cb]).OnlyEnforceIf(d.Not())  # fixed by the letters
                     differs.append(d)
                 model.AddBoolOr(differs)
     if symmetry:

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import time
 
-from ortools.sat.python import cp_model
-
 from cpwords.engines import cpsat
 from cpwords.errors import InputError
 from cpwords.puzzles.word_grid import GridSolution, solution_of

@@ -1,0 +1,217 @@
+"""Word grids: engines agree, counts by sum-product equal enumeration, answers pass verify, CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cpwords
+from cpwords import verify
+from cpwords.cli import main
+from cpwords.puzzles.word_grid.count import count_grids, set_partitions  # noqa: E402
+from cpwords.puzzles.word_grid.native_tasks import enumerate_grids  # noqa: E402
+from cpwords.puzzles.word_grid.problem import prepare  # noqa: E402
+from cpwords.puzzles.word_grid.spec import SPEC  # noqa: E402
+from cpwords.puzzles.word_grid.unscramble import swaps_of  # noqa: E402
+from cpwords.results import Result, Status
+from tests.conftest import shared_file
+
+RING = "rows: ['...', '.#.', '...']\nfixed: [[1, 1], [1, 3], [3, 1], [3, 3]]\n"
+THREE = ["cat", "car", "tar", "ate", "tea", "rat", "art", "ear", "era", "are", "act", "arc", "eat", "tee", "ore",
+         "toe", "roe", "ace", "tic", "ice", "rot", "cot", "orc", "tor", "ire", "tie", "rec", "cor"]
+
+
+@pytest.fixture(scope="module")
+def ring(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("shapes") / "ring.yaml"
+    path.write_text(RING)
+    return str(path)
+
+
+def spec_of(**fields: object):  # noqa: ANN201
+    return SPEC.model_validate({"kind": "word_grid", **fields})
+
+
+def solve_checked(spec, **kw: object) -> Result:  # noqa: ANN001
+    result = cpwords.solve(spec, **kw)
+    assert verify.check(spec, result) == [], verify.check(spec, result)
+    return result
+
+
+def test_set_partitions_are_bell_numbers() -> None:
+    assert [len(list(set_partitions(list(range(n))))) for n in range(1, 7)] == [1, 2, 5, 15, 52, 203]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.sampled_from(THREE), min_size=3, max_size=14, unique=True), distinct=st.booleans())
+def test_engines_agree_on_counts(ring: str, words: list[str], distinct: bool) -> None:
+    spec = spec_of(shape=ring, dictionary={"words": words}, task="count", distinct_words=distinct)
+    problem = prepare(spec)
+    formula = count_grids(problem)
+    _, count, raw, complete, _ = enumerate_grids(problem, None, keep=False)
+    assert complete and (formula.raw, formula.modulo_symmetry) == (raw, count)
+    for engine in ("cpsat", "native"):
+        result = cpwords.solve(spec, engine=engine)
+        assert (result.count, result.stats["raw_count"]) == (count, raw), engine
+        assert result.count_exact is True
+        assert result.status == (Status.OPTIMAL if count else Status.INFEASIBLE)
+    listed = cpwords.solve(spec_of(shape=ring, dictionary={"words": words}, task="enumerate",
+                                   distinct_words=distinct, limit=None), engine="cpsat")
+    assert listed.count == count and verify.check(spec, listed) == []
+    assert len({tuple(s.rows) for s in listed.solutions}) == count
+
+
+def test_sum_product_equals_enumeration_on_gridle_subsample() -> None:
+    words = shared_file("gridle-words-5.txt").read_text().split()[:400]
+    for distinct in (True, False):
+        problem = prepare(spec_of(dictionary={"words": words}, distinct_words=distinct))
+        formula = count_grids(problem)
+        _, count, raw, complete, _ = enumerate_grids(problem, None, keep=False)
+        assert complete and formula.raw == raw and formula.modulo_symmetry == count
+        assert formula.raw == 2 * formula.modulo_symmetry - formula.fixed_points["transpose"]
+
+
+def test_full_gridle_count() -> None:
+    path = shared_file("gridle-words-5.txt")
+    result = cpwords.solve(spec_of(dictionary={"path": str(path)}, task="count"), engine="native")
+    assert result.stats["method"] == "sum-product"
+    assert result.stats["words"] == {5: 2315}
+    # Distinct words: no grid equals its transpose, so raw = 2 × modulo symmetry.
+    assert (result.count, result.stats["raw_count"]) == (168_239_310, 336_478_620)
+
+
+@pytest.mark.parametrize("engine", ["cpsat", "native"])
+def test_generate_distinct_grids(engine: str) -> None:
+    path = shared_file("gridle-words-5.txt")
+    spec = spec_of(dictionary={"path": str(path)}, task="generate", count=2, seed=5)
+    result = solve_checked(spec, engine=engine)
+    assert result.status == Status.OPTIMAL and len(result.solutions) == 2
+    assert result.solutions[0].rows != result.solutions[1].rows
+    for sol in result.solutions:
+        assert len(set(sol.words)) == 6
+    again = cpwords.solve(spec, engine=engine)
+    assert [s.rows for s in again.solutions] == [s.rows for s in result.solutions]  # same seed, same grids
+
+
+@pytest.mark.parametrize("engine", ["cpsat", "native"])
+def test_fill_respects_given(engine: str) -> None:
+    spec = spec_of(task="fill", given=["crane", "?#?#?", "?????", "?#?#?", "????s"])
+    result = solve_checked(spec, engine=engine)
+    assert result.status == Status.OPTIMAL
+    rows = result.solutions[0].rows
+    assert rows[0] == "crane" and rows[4][4] == "s"
+
+
+def test_common_objective_engines_agree(ring: str) -> None:
+    spec = spec_of(shape=ring, dictionary={"words": THREE}, task="generate", objective="common", count=2)
+    a = solve_checked(spec, engine="cpsat")
+    b = solve_checked(spec, engine="native")
+    assert a.objective == b.objective
+    assert [s.rareness for s in a.solutions] == [s.rareness for s in b.solutions]
+
+
+def test_infeasible_has_reason(ring: str) -> None:
+    spec = spec_of(shape=ring, dictionary={"words": ["cat", "dog"]}, task="generate")
+    for engine in ("cpsat", "native"):
+        result = cpwords.solve(spec, engine=engine)
+        assert result.status == Status.INFEASIBLE and result.message
+
+
+def test_swaps_of_moves_every_item() -> None:
+    for perm in itertools.permutations(range(5)):
+        items = list("abcde")
+        for a, b in swaps_of(list(perm)):
+            items[a], items[b] = items[b], items[a]
+        assert items == ["abcde"[perm[j]] for j in range(5)]
+
+
+def _min_swaps_brute(scrambled: list[str], target: list[str]) -> int:
+    n = len(scrambled)
+    best = None
+    for perm in itertools.permutations(range(n)):
+        if all(scrambled[perm[j]] == target[j] for j in range(n)):
+            best = len(swaps_of(list(perm))) if best is None else min(best, len(swaps_of(list(perm))))
+    return best
+
+
+def test_unscramble_is_minimal_by_brute_force(ring: str) -> None:
+    words = THREE
+    problem = prepare(spec_of(shape=ring, dictionary={"words": words}, distinct_words=True))
+    problem.group = [g for g in problem.group if g.is_identity]
+    grids, *_ = enumerate_grids(problem, None)
+    assert grids
+    movable = [i for i, (r, c) in enumerate(problem.cells) if (r + 1, c + 1) not in problem.shape.fixed]
+    checked = 0
+    for grid in grids[:6]:
+        rows = problem.rows_of(grid)
+        letters = [rows[r][c] for r, c in problem.cells]
+        # scramble: rotate the movable letters by one
+        moved = letters[:]
+        for k, i in enumerate(movable):
+            moved[i] = letters[movable[(k + 1) % len(movable)]]
+        scrambled = problem.rows_of(moved)
+        spec = spec_of(shape=ring, dictionary={"words": words}, task="unscramble", scrambled=scrambled)
+        result = solve_checked(spec)
+        assert result.status == Status.OPTIMAL
+        sol = result.solutions[0]
+        assert Counter("".join(sol.rows)) == Counter("".join(scrambled))
+        # brute force: every valid grid with the same letters and fixed cells needs at least as many swaps
+        best = None
+        for other in grids:
+            orows = problem.rows_of(other)
+            target = [orows[problem.cells[i][0]][problem.cells[i][1]] for i in movable]
+            source = [scrambled[problem.cells[i][0]][problem.cells[i][1]] for i in movable]
+            fixed_ok = all(orows[r - 1][c - 1] == scrambled[r - 1][c - 1] for r, c in problem.shape.fixed)
+            if fixed_ok and Counter(target) == Counter(source):
+                k = _min_swaps_brute(source, target)
+                best = k if best is None else min(best, k)
+        assert best is not None and len(sol.swaps) == best == result.objective
+        checked += 1
+    assert checked
+
+
+def test_checker_catches_errors() -> None:
+    spec = spec_of(task="fill", given=["crane", "?#?#?", "?????", "?#?#?", "?????"])
+    result = cpwords.solve(spec, engine="native")
+    sol = result.solutions[0].model_copy(deep=True)
+    sol.rows[0] = "crone"
+    assert verify.check_solution(spec, sol)
+    sol = result.solutions[0].model_copy(deep=True)
+    sol.rows[1] = "x" + sol.rows[1][1:]
+    assert verify.check_solution(spec, sol)
+
+
+def test_cli_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str], ring: str) -> None:
+    assert main(["grid", "--seed", "1", "--engine", "native", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    result = Result.model_validate(data)
+    assert result.kind == "word_grid" and len(result.solutions) == 1
+    words = tmp_path / "w.txt"
+    words.write_text("cat\ndog\n")
+    assert main(["grid", "--shape", ring, "--dict", str(words), "--engine", "native"]) == 1
+    capsys.readouterr()
+    partial = tmp_path / "p.txt"
+    partial.write_text("crane\n?#?#?\n???\n")
+    assert main(["grid", "--fill", str(partial)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert main(["grid", "--shape", "nope-3x3"]) == 2
+    assert "unknown grid shape" in capsys.readouterr().err
+    svg = tmp_path / "g.svg"
+    assert main(["grid", "--seed", "2", "--engine", "native", "--svg", str(svg)]) == 0
+    assert svg.read_text().startswith("<svg")
+
+
+def test_bad_spec_fields() -> None:
+    with pytest.raises(Exception, match="unscramble"):
+        spec_of(task="unscramble")
+    from cpwords.errors import InputError
+
+    with pytest.raises(InputError):
+        cpwords.solve({"kind": "word_grid", "given": ["cr?ne"]})
