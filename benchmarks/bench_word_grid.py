@@ -1,0 +1,136 @@
+"""Word-grid benchmark: generate 5×5 (each engine) and 7×7 grids, count all 5×5 Gridle grids,
+against the greedy random generator of the Gridle game (random fill word by word, restarts),
+re-implemented here as the baseline and run in the same process.
+
+    python benchmarks/bench_word_grid.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import cpwords  # noqa: E402
+from benchmarks._report import fmt_s, write_section  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "data"
+
+
+def greedy_gridle(words: list[str], size: int, rng: random.Random) -> tuple[list[str], int]:
+    """The game's generator: rows by first letter of a random column-1 word, then columns that fit.
+
+    Returns (rows, restarts). Rows 0, 2, 4(, 6) are words starting with the letters of a first
+    down word; then each odd column is the first unused word matching the row letters.
+    """
+    restarts = 0
+    by_first: dict[str, list[str]] = {}
+    order = words[:]
+    rng.shuffle(order)
+    for w in order:
+        by_first.setdefault(w[0], []).append(w)
+    for first in order:
+        restarts += 1
+        used = {first}
+        rows: list[str] = []
+        ok = True
+        for r in range(0, size, 2):
+            pick = next((w for w in by_first.get(first[r], []) if w not in used), None)
+            if pick is None:
+                ok = False
+                break
+            used.add(pick)
+            rows.append(pick)
+        if not ok:
+            continue
+        for c in range(2, size, 2):
+            want = [row[c] for row in rows]
+            pick = next((w for w in by_first.get(want[0], [])
+                         if w not in used and all(w[2 * k] == want[k] for k in range(len(want)))), None)
+            if pick is None:
+                ok = False
+                break
+            used.add(pick)
+        if ok:
+            return rows, restarts
+    raise RuntimeError("no grid")
+
+
+def median_of(fn, repeat: int) -> float:  # noqa: ANN001
+    times = []
+    for i in range(repeat):
+        t0 = time.perf_counter()
+        fn(i)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    repeat = 3 if args.quick else 5
+    words5_path = SHARED / "gridle-words-5.txt"
+    words7_path = SHARED / "gridle-words-7.txt"
+    if not words5_path.exists():
+        sys.exit("needs ../shared/data/gridle-words-5.txt")
+    words5 = words5_path.read_text().split()
+    words7 = words7_path.read_text().split() if words7_path.exists() else None
+    d5 = {"path": str(words5_path)}
+    rows = []
+
+    def gen(shape: str, dictionary: dict, engine: str):  # noqa: ANN202
+        def run(i: int) -> None:
+            r = cpwords.solve({"kind": "word_grid", "shape": shape, "dictionary": dictionary, "seed": 100 + i},
+                              engine=engine)
+            assert r.solved, r.message
+        return run
+
+    cpwords.solve({"kind": "word_grid", "dictionary": d5, "seed": 1}, engine="native")  # load the list once
+    base5 = median_of(lambda i: greedy_gridle(words5, 5, random.Random(i)), repeat)
+    nat5 = median_of(gen("gridle-5x5", d5, "native"), repeat)
+    cp5 = median_of(gen("gridle-5x5", d5, "cpsat"), max(1, repeat - 2))
+    rows.append(("generate 5×5, Gridle list (2,315 words)", "greedy (game)", base5, "native", nat5, "≤ 100 ms"))
+    rows.append(("generate 5×5, Gridle list", "greedy (game)", base5, "cpsat", cp5, "≤ 1 s"))
+    if words7:
+        d7 = {"path": str(words7_path)}
+        cpwords.solve({"kind": "word_grid", "shape": "gridle-7x7", "dictionary": d7, "seed": 1}, engine="native")
+        base7 = median_of(lambda i: greedy_gridle(words7, 7, random.Random(i)), repeat)
+        nat7 = median_of(gen("gridle-7x7", d7, "native"), repeat)
+        rows.append(("generate 7×7, Gridle large list (11,482 words)", "greedy (game)", base7, "native", nat7, "≤ 2 s"))
+    t0 = time.perf_counter()
+    counted = cpwords.solve({"kind": "word_grid", "dictionary": d5, "task": "count"}, engine="native")
+    count_s = time.perf_counter() - t0
+    lines = [
+        "Word grids (`word_grid`). Baseline: the Gridle game's greedy generator (random word order, fill",
+        "rows then columns word by word, restart on a dead end), re-implemented in Python in the same run.",
+        f"Medians of {repeat} runs (CP-SAT: {max(1, repeat - 2)}), different seeds.",
+        "",
+        "| task | baseline | baseline time | cpwords engine | cpwords time | ratio (cpwords / baseline) | target |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for task, bname, bt, engine, t, target in rows:
+        lines.append(f"| {task} | {bname} | {fmt_s(bt)} | {engine} | {fmt_s(t)} | {t / bt:.1f}× | {target} |")
+    lines += [
+        "",
+        f"Exact count of 5×5 Gridle grids with distinct words from the game's 2,315-word list (sum-product "
+        f"over the 9 crossing letters, inclusion–exclusion over the 203 set partitions of the 6 slots): "
+        f"**{counted.count:,}** modulo the transpose, **{counted.stats['raw_count']:,}** in all, in "
+        f"{fmt_s(count_s)} (target ≤ 5 s). The greedy generator cannot count.",
+        "",
+        "CP-SAT's time is nearly all presolve (expanding six 2,315-row tables into literals); its search",
+        "takes a handful of branches. The native search needs a few hundred bitset steps.",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    write_section("word_grid", text)
+
+
+if __name__ == "__main__":
+    main()
