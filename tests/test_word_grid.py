@@ -56,7 +56,7 @@ def test_engines_agree_on_counts(ring: str, words: list[str], distinct: bool) ->
     formula = count_grids(problem)
     _, count, raw, complete, _ = enumerate_grids(problem, None, keep=False)
     assert complete and (formula.raw, formula.modulo_symmetry) == (raw, count)
-    for engine in ("cpsat", "native"):
+    for engine in ("cpsat", "sat", "native"):
         result = cpwords.solve(spec, engine=engine)
         assert (result.count, result.stats["raw_count"]) == (count, raw), engine
         assert result.count_exact is True
@@ -65,6 +65,9 @@ def test_engines_agree_on_counts(ring: str, words: list[str], distinct: bool) ->
                                    distinct_words=distinct, limit=None), engine="cpsat")
     assert listed.count == count and verify.check(spec, listed) == []
     assert len({tuple(s.rows) for s in listed.solutions}) == count
+    listed_sat = cpwords.solve(spec_of(shape=ring, dictionary={"words": words}, task="enumerate",
+                                       distinct_words=distinct, limit=None), engine="sat")
+    assert {tuple(s.rows) for s in listed_sat.solutions} == {tuple(s.rows) for s in listed.solutions}
 
 
 def test_sum_product_equals_enumeration_on_gridle_subsample() -> None:
@@ -86,7 +89,7 @@ def test_full_gridle_count() -> None:
     assert (result.count, result.stats["raw_count"]) == (168_239_310, 336_478_620)
 
 
-@pytest.mark.parametrize("engine", ["cpsat", "native"])
+@pytest.mark.parametrize("engine", ["cpsat", "sat", "native"])
 def test_generate_distinct_grids(engine: str) -> None:
     path = shared_file("gridle-words-5.txt")
     spec = spec_of(dictionary={"path": str(path)}, task="generate", count=2, seed=5)
@@ -99,7 +102,7 @@ def test_generate_distinct_grids(engine: str) -> None:
     assert [s.rows for s in again.solutions] == [s.rows for s in result.solutions]  # same seed, same grids
 
 
-@pytest.mark.parametrize("engine", ["cpsat", "native"])
+@pytest.mark.parametrize("engine", ["cpsat", "sat", "native"])
 def test_fill_respects_given(engine: str) -> None:
     spec = spec_of(task="fill", given=["crane", "?#?#?", "?????", "?#?#?", "????s"])
     result = solve_checked(spec, engine=engine)
@@ -118,7 +121,7 @@ def test_common_objective_engines_agree(ring: str) -> None:
 
 def test_infeasible_has_reason(ring: str) -> None:
     spec = spec_of(shape=ring, dictionary={"words": ["cat", "dog"]}, task="generate")
-    for engine in ("cpsat", "native"):
+    for engine in ("cpsat", "sat", "native"):
         result = cpwords.solve(spec, engine=engine)
         assert result.status == Status.INFEASIBLE and result.message
 
@@ -206,6 +209,13 @@ def test_cli_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str], ring
     svg = tmp_path / "g.svg"
     assert main(["grid", "--seed", "2", "--engine", "native", "--svg", str(svg)]) == 0
     assert svg.read_text().startswith("<svg")
+
+
+def test_sat_refuses_common_objective() -> None:
+    from cpwords.errors import InputError
+
+    with pytest.raises(InputError, match="common"):
+        cpwords.solve({"kind": "word_grid", "objective": "common", "engine": "sat"})
 
 
 def test_bad_spec_fields() -> None:

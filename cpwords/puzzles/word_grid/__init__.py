@@ -13,7 +13,7 @@ from __future__ import annotations
 from cpwords.errors import InputError
 from cpwords.results import Result, Solution, Status
 
-ENGINES = ("cpsat", "native")
+ENGINES = ("cpsat", "sat", "native")
 
 
 class GridSolution(Solution):
@@ -72,6 +72,12 @@ def solve(spec) -> Result:  # noqa: ANN001 (WordGridSpec)
         from cpwords.puzzles.word_grid.native_tasks import solve_native
 
         return solve_native(spec, problem)
-    from cpwords.puzzles.word_grid.cpsat import solve_cpsat
+    if spec.engine == "cpsat":
+        from cpwords.puzzles.word_grid.cpsat import solve_cpsat
 
-    return solve_cpsat(spec, problem)
+        return solve_cpsat(spec, problem)
+    if spec.objective == "common":
+        raise InputError("objective 'common' needs engine cpsat or native", field="engine", value="sat")
+    from cpwords.puzzles.word_grid.sat import solve_sat
+
+    return solve_sat(spec, problem)

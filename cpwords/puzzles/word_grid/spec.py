@@ -47,9 +47,10 @@ class WordGridSpec(BaseSpec):
 
     kind: Literal["word_grid"] = "word_grid"
     """The puzzle kind."""
-    engine: Literal["cpsat", "native"] = "cpsat"
-    """Solver: ``cpsat`` (OR-Tools CP-SAT) or ``native`` (bitset backtracking; counts by a
-    sum-product over the crossing letters). ``unscramble`` always uses CP-SAT."""
+    engine: Literal["cpsat", "sat", "native"] = "cpsat"
+    """Solver: ``cpsat`` (OR-Tools CP-SAT), ``sat`` (PySAT) or ``native`` (bitset backtracking;
+    counts by a sum-product over the crossing letters). ``unscramble`` always uses CP-SAT;
+    ``objective: common`` needs cpsat or native."""
     shape: str = "gridle-5x5"
     """A shipped grid (``gridle-5x5``, ``gridle-7x7``) or a grid YAML file (rows of ``.``/``#``)."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
