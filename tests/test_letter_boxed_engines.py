@@ -63,14 +63,17 @@ def test_engines_agree_on_the_minimum(puzzle: dict, rank: str) -> None:
         cost = None if best is None else (best.letters if rank == "letters" else best.rareness)
         outcomes[engine] = (result.objective, cost)
     assert len(set(outcomes.values())) == 1, outcomes
-    # The single CP-SAT model with empty positions and the word count as objective agrees too.
+    # The single models with empty positions (CP-SAT objective, SAT totalizer) agree too.
     from cpwords.puzzles.letter_boxed.cpsat import min_words_by_objective
+    from cpwords.puzzles.letter_boxed.sat import min_words_by_totalizer
     from cpwords.puzzles.letter_boxed.words import drop_dominated, load_table
 
     spec = _spec(puzzle, rank=rank, max_words=4)
     table = drop_dominated(load_table(spec.sides, spec.dictionary, min_length=2, rank=rank))
     if len(table):
         status, words = min_words_by_objective(spec, table)
+        assert words == outcomes["native"][0], (status, words, outcomes)
+        status, words = min_words_by_totalizer(spec, table)
         assert words == outcomes["native"][0], (status, words, outcomes)
 
 

@@ -255,7 +255,9 @@ def count_answers(table: WordTable, max_words: int) -> dict[int, int]:
         raise ValueError(f"exact counting handles boxes of up to {MAX_COUNT_LETTERS} letters")
     if not len(table):
         return {k: 0 for k in range(1, max_words + 1)}
-    big = len(table) ** max_words >= 2**62 // (1 << n)
+    # int64 arithmetic wraps modulo 2^64; every true figure (a per-partition count of at most
+    # W^k chains) is below 2^62, so wrapped intermediate sums still give exact results.
+    big = len(table) ** max_words >= 2**62
     dtype = object if big else np.int64
     a_sets = subset_word_matrices(table, dtype=np.int64).astype(dtype)
     a_full = a_sets[(1 << n) - 1]
