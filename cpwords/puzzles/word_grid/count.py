@@ -38,6 +38,8 @@ from cpwords.puzzles.word_grid.problem import GridProblem
 
 #: Largest intermediate tensor (elements) we accept; larger contractions fall back to enumeration.
 MAX_INTERMEDIATE = 60_000_000
+#: Largest number of multiply-adds we accept for one contraction.
+MAX_FLOPS = 2e10
 _SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -185,10 +187,15 @@ def identified_count(problem: GridProblem, partition: list[list[int]], perm: tup
         return scalar
     expr = ",".join(subscripts) + "->"
     path, info = np.einsum_path(expr, *operands, optimize=("optimal" if len(operands) <= 8 else "greedy", MAX_INTERMEDIATE))
-    match = re.search(r"Largest intermediate:\s+([0-9.e+]+)", info)
-    if match and float(match.group(1)) > MAX_INTERMEDIATE:
-        raise TooLargeToContract
-    estimate = float(np.einsum(expr, *(o.astype(np.float64) for o in operands), optimize=path))
+    largest = re.search(r"Largest intermediate:\s+([0-9.e+]+)", info)
+    flops = re.search(r"Optimized FLOP count:\s+([0-9.e+]+)", info)
+    if (largest and float(largest.group(1)) > MAX_INTERMEDIATE) or (flops and float(flops.group(1)) > MAX_FLOPS) \
+            or any(len(step) > 2 for step in path[1:]):
+        raise TooLargeToContract  # (a step over more than two tensors at once is a naive, huge loop)
+    try:
+        estimate = float(np.einsum(expr, *(o.astype(np.float64) for o in operands), optimize=path))
+    except (ValueError, MemoryError):
+        raise TooLargeToContract from None
     if estimate < 2.0**62:
         value = int(np.einsum(expr, *operands, optimize=path))
         if abs(value - estimate) <= 1e-6 * max(1.0, estimate):

@@ -47,10 +47,10 @@ class WordGridSpec(BaseSpec):
 
     kind: Literal["word_grid"] = "word_grid"
     """The puzzle kind."""
-    engine: Literal["cpsat", "sat", "native"] = "cpsat"
-    """Solver: ``cpsat`` (OR-Tools CP-SAT), ``sat`` (PySAT) or ``native`` (bitset backtracking;
-    counts by a sum-product over the crossing letters). ``unscramble`` always uses CP-SAT;
-    ``objective: common`` needs cpsat or native."""
+    engine: Literal["cpsat", "sat", "native"] = "native"
+    """Solver: ``native`` (bitset backtracking, the fastest; counts by a sum-product over the
+    crossing letters), ``cpsat`` (OR-Tools CP-SAT) or ``sat`` (PySAT). ``unscramble`` uses CP-SAT
+    (its default); ``objective: common`` needs native or cpsat."""
     shape: str = "gridle-5x5"
     """A shipped grid (``gridle-5x5``, ``gridle-7x7``) or a grid YAML file (rows of ``.``/``#``)."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
@@ -72,6 +72,14 @@ class WordGridSpec(BaseSpec):
     scrambled: list[str] | None = None
     """For ``unscramble``: the rows of the scrambled grid (every open cell holds a letter, ``#`` black).
     The shape's ``fixed`` cells keep their letters; the others may be swapped."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unscramble_engine(cls, data: object) -> object:
+        # The game is solved by a CP-SAT model only: make it the default engine for that task.
+        if isinstance(data, dict) and data.get("task") == "unscramble" and data.get("engine") is None:
+            data = {**data, "engine": "cpsat"}
+        return data
 
     @field_validator("given")
     @classmethod
