@@ -16,8 +16,16 @@ from typing import Any
 
 from cpwords.errors import InputError
 
-#: modules that add a sub-command with ``add_parser(subparsers, parents)``.
-COMMAND_MODULES = ["cpwords.lexicon.cli"]
+#: command name -> module that adds it with ``add_parser(subparsers, parents)``. Only the
+#: invoked command's module is imported, so a ladder never pays for the other kinds.
+COMMAND_MODULES = {
+    "dict": "cpwords.lexicon.cli",
+    "ladder": "cpwords.puzzles.ladder.cli",
+    "letter-boxed": "cpwords.puzzles.letter_boxed.cli",
+    "grid": "cpwords.puzzles.word_grid.cli",
+    "board": "cpwords.puzzles.prefix_suffix_board.cli",
+    "ruzzle": "cpwords.puzzles.ruzzle.cli",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,8 +49,8 @@ def common_options() -> argparse.ArgumentParser:
     return p
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command-line grammar."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command-line grammar; with ``command``, only that sub-command's module is loaded."""
     parser = _Parser(prog="cpwords", description="Constraint-programming solver suite for word puzzles.")
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -56,17 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kind", nargs="?", help="only this kind")
     p.set_defaults(func=_cmd_schema)
 
-    from cpwords.puzzles import KINDS
-
-    modules = COMMAND_MODULES + [pkg + ".cli" for pkg in KINDS.values()]
-    for name in modules:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        module.add_parser(sub, [common])
+    if command in COMMAND_MODULES:
+        wanted = [command]
+    elif command in ("solve", "schema"):
+        wanted = []
+    else:  # help, or a mistyped command: list every command
+        wanted = list(COMMAND_MODULES)
+    for name in wanted:
+        importlib.import_module(COMMAND_MODULES[name]).add_parser(sub, [common])
     return parser
 
 
@@ -165,7 +170,9 @@ def _write_new(target: Path, text: str, *, force: bool, inputs: Sequence[Path]) 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cpwords`` command; returns the exit code."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
