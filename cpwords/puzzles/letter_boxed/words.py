@@ -136,9 +136,9 @@ def playable_words(box: Box, lexicon: Lexicon, *, min_length: int = 3, rank: str
 
     Example
     -------
-    >>> lex = Lexicon.from_words(["face", "fact", "ace"])
-    >>> playable_words(Box.from_sides(["fa", "ce", "tx"]), lex).words
-    ['fact']
+    >>> lex = Lexicon.from_words(["ace", "bad", "abe", "fed", "eca"])
+    >>> sorted(playable_words(Box.from_sides(["ab", "cd", "ef"]), lex).words)
+    ['ace', 'eca']
     """
     masks, lengths = _lexicon_index(lexicon)
     box26 = 0
