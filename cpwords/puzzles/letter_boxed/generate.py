@@ -44,7 +44,7 @@ def _weighted_sample(rng: random.Random, weights: dict[str, int], k: int) -> lis
 
 
 def generate(spec: Any) -> Result:
-    """Try ``spec.attempts`` random boxes; keep those whose minimum is exactly ``spec.par`` words,
+    """Try ``spec.attempts`` random boxes (always with the native engine: it counts exactly); keep those whose minimum is exactly ``spec.par`` words,
     ranked by how few answers of ``par`` words they have (fewer: harder). Each kept puzzle's best
     answer is re-checked by the independent checker before it is shown.
 
@@ -95,10 +95,10 @@ def generate(spec: Any) -> Result:
             solutions.append(solution)
     stats = {"boxes_tried": tried, "boxes_at_par": len(found)}
     if not solutions:
-        return Result(kind="letter_boxed", status=Status.UNKNOWN, engine=spec.engine, task="generate", stats=stats,
+        return Result(kind="letter_boxed", status=Status.UNKNOWN, engine="native", task="generate", stats=stats,
                       message=f"no box of {tried} tried needs exactly {spec.par} words; "
                               "raise attempts or change par")
     status = Status.OPTIMAL if len(solutions) == spec.puzzles else Status.FEASIBLE
     message = None if status == Status.OPTIMAL else f"only {len(solutions)} puzzle(s) reached par {spec.par}"
-    return Result(kind="letter_boxed", status=status, engine=spec.engine, task="generate", solutions=solutions,
+    return Result(kind="letter_boxed", status=status, engine="native", task="generate", solutions=solutions,
                   count=len(solutions), count_exact=True, objective=spec.par, stats=stats, message=message)
