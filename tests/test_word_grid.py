@@ -70,6 +70,37 @@ def test_engines_agree_on_counts(ring: str, words: list[str], distinct: bool) ->
     assert {tuple(s.rows) for s in listed_sat.solutions} == {tuple(s.rows) for s in listed.solutions}
 
 
+TWO = ["at", "ta", "to", "ot", "it", "ti", "oi", "io", "on", "no", "in", "ni", "an", "na", "ai", "ia"]
+
+
+@pytest.mark.parametrize("distinct", [True, False])
+def test_burnside_with_symmetric_grids(tmp_path: Path, distinct: bool) -> None:
+    """A full 2×2 grid: without distinct words some grids equal their transpose (fixed points)."""
+    shape = tmp_path / "square.yaml"
+    shape.write_text("rows: ['..', '..']\n")
+    spec = spec_of(shape=str(shape), dictionary={"words": TWO}, task="count", distinct_words=distinct)
+    problem = prepare(spec)
+    formula = count_grids(problem)
+    _, count, raw, complete, _ = enumerate_grids(problem, None, keep=False)
+    assert complete and (formula.raw, formula.modulo_symmetry) == (raw, count)
+    assert (formula.fixed_points["transpose"] > 0) == (not distinct)
+    for engine in ("cpsat", "sat", "native"):
+        result = cpwords.solve(spec, engine=engine)
+        assert (result.count, result.stats["raw_count"]) == (count, raw), engine
+
+
+def test_non_square_shape_has_no_transpose(tmp_path: Path) -> None:
+    shape = tmp_path / "wide.yaml"
+    shape.write_text("rows: ['...', '...']\n")
+    words = ["abc", "def", "abf", "dec", "ad", "be", "cf", "fc", "ab", "ba"]  # any [a-z]+ strings will do
+    spec = spec_of(shape=str(shape), dictionary={"words": words}, task="count")
+    problem = prepare(spec)
+    assert [g.name for g in problem.group] == ["identity"]
+    results = {e: cpwords.solve(spec, engine=e) for e in ("cpsat", "sat", "native")}
+    assert len({(r.count, r.stats["raw_count"]) for r in results.values()}) == 1
+    assert results["native"].count == results["native"].stats["raw_count"] == 2
+
+
 def test_sum_product_equals_enumeration_on_gridle_subsample() -> None:
     words = shared_file("gridle-words-5.txt").read_text().split()[:400]
     for distinct in (True, False):
