@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
 from cpwords.engines import cpsat
-from cpwords.geometry import Symmetry, orbit_size
+from cpwords.geometry import Symmetry, canonical_form, orbit_size
 from cpwords.puzzles.word_grid import grid_result
-from cpwords.puzzles.word_grid.problem import GridProblem, shuffled_order
+from cpwords.puzzles.word_grid.problem import GridProblem, arc_consistent, shuffled_order
 from cpwords.results import Result, Status
 
 
@@ -129,11 +129,73 @@ def _solve_light(model: cp_model.CpModel, **options: object) -> cpsat.Outcome:
     return cpsat.Outcome(status, solver, cpsat.solver_stats(solver), objective)
 
 
+#: Random anchor words ``generate`` tries before it solves the whole model instead.
+ANCHOR_TRIES = 20
+
+
+def _generate_anchored(spec, problem: GridProblem, t0: float) -> Result | None:  # noqa: ANN001
+    """``generate`` by random anchors: fix a random word in the first slot, prune the other slots'
+    tables by arc consistency, and let CP-SAT complete the grid. Small tables make each solve
+    fast; a grid seen before (or its mirror image) is skipped. Returns None to fall back to the
+    whole model when ANCHOR_TRIES anchors in a row lead nowhere."""
+    rng = random.Random(spec.seed)
+    anchors = list(problem.candidates[0])
+    rng.shuffle(anchors)
+    deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
+    grids: list[list[int]] = []
+    seen: set[tuple[int, ...]] = set()
+    failures = 0
+    stats: dict = {"anchors": 0}
+    for word in anchors:
+        if len(grids) == spec.count or failures >= ANCHOR_TRIES:
+            break
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            break
+        stats["anchors"] += 1
+        pruned = arc_consistent(problem, [[word], *problem.candidates[1:]])
+        if pruned is None:
+            failures += 1
+            continue
+        sub = replace(problem, candidates=pruned, group=[g for g in problem.group if g.is_identity])
+        gm = build_model(sub, shuffled_order(26, rng), symmetry=False)
+        outcome = _solve_light(gm.model, time_limit=left, workers=spec.workers or 1, seed=spec.seed, randomize=True)
+        for k, v in outcome.stats.items():
+            stats[k] = stats.get(k, 0) + v
+        if not outcome.status.solved:
+            failures += 1
+            continue
+        key = canonical_form(gm.letters(outcome), problem.group)
+        if key not in seen:
+            seen.add(key)
+            grids.append(list(key))
+            failures = 0
+    if not grids and failures >= ANCHOR_TRIES:
+        return None
+    if len(grids) < spec.count and failures >= ANCHOR_TRIES:
+        return None
+    status = Status.OPTIMAL if len(grids) == spec.count else (Status.FEASIBLE if grids else Status.UNKNOWN)
+    if len(grids) < spec.count and not (deadline is not None and time.monotonic() >= deadline):
+        if stats["anchors"] == len(anchors):  # every anchor tried: the search was complete
+            status = Status.OPTIMAL if grids else Status.INFEASIBLE
+    message = None
+    if status == Status.UNKNOWN:
+        message = "time limit reached before any grid was found"
+    elif grids and len(grids) < spec.count:
+        message = f"found {len(grids)} different grids of the {spec.count} asked for"
+    stats["search_s"] = round(time.perf_counter() - t0, 6)
+    return grid_result(spec, problem, status=status, grids=grids, stats=stats, message=message)
+
+
 def solve_cpsat(spec, problem: GridProblem) -> Result:  # noqa: ANN001
     """Run one task with CP-SAT."""
     t0 = time.perf_counter()
     if spec.task in ("count", "enumerate"):
         return _enumerate(spec, problem, t0)
+    if spec.task == "generate" and spec.objective == "none":
+        anchored = _generate_anchored(spec, problem, t0)
+        if anchored is not None:
+            return anchored
     if spec.task == "generate" and spec.objective == "none":
         alphabet = shuffled_order(26, random.Random(spec.seed))
     else:

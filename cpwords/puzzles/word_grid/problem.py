@@ -166,3 +166,31 @@ def shuffled_order(n: int, rng: random.Random) -> list[int]:
     order = list(range(n))
     rng.shuffle(order)
     return order
+
+
+def arc_consistent(problem: GridProblem, candidates: list[list[int]]) -> list[list[int]] | None:
+    """Drop candidate words whose letter at a crossing no candidate of the crossing slot shares.
+
+    Repeats until nothing changes. Returns the pruned candidate lists, or None when a slot is
+    left without candidates (no grid exists with these candidates).
+    """
+    cands = [list(c) for c in candidates]
+    changed = True
+    while changed:
+        changed = False
+        for users in problem.crossings.values():
+            if len(users) < 2:
+                continue
+            allowed = set(range(26))
+            for s, p in users:
+                words = problem.words[len(problem.slots[s])]
+                allowed &= {ord(words[w][p]) - 97 for w in cands[s]}
+            for s, p in users:
+                words = problem.words[len(problem.slots[s])]
+                kept = [w for w in cands[s] if ord(words[w][p]) - 97 in allowed]
+                if len(kept) != len(cands[s]):
+                    if not kept:
+                        return None
+                    cands[s] = kept
+                    changed = True
+    return cands
