@@ -256,3 +256,28 @@ def test_bad_spec_fields() -> None:
 
     with pytest.raises(InputError):
         cpwords.solve({"kind": "word_grid", "given": ["cr?ne"]})
+
+
+def test_cli_fill_and_unscramble_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    partial = tmp_path / "partial.yaml"
+    partial.write_text("rows: ['crane', '?#?#?', '?????', '?#?#?', '?????']\n")
+    assert main(["grid", "--fill", str(partial), "--json"]) == 0
+    result = Result.model_validate(json.loads(capsys.readouterr().out))
+    assert result.solutions[0].rows[0] == "crane"
+    scrambled = tmp_path / "scrambled.txt"
+    scrambled.write_text("aobut\ng#t#a\nauhes\ni#e#t\nnsrse\n")
+    assert main(["grid", "--unscramble", str(scrambled), "--json"]) == 0
+    result = Result.model_validate(json.loads(capsys.readouterr().out))
+    assert result.objective == 2 and result.solutions[0].rows[0] == "about"
+    scrambled.write_text("zzzzz\nz#z#z\nzzzzz\nz#z#z\nzzzzz\n")
+    assert main(["grid", "--unscramble", str(scrambled)]) == 1
+    assert "no valid grid" in capsys.readouterr().out
+
+
+def test_count_too_large_to_contract_falls_back_with_time_limit() -> None:
+    path = shared_file("gridle-words-7.txt")
+    spec = spec_of(shape="gridle-7x7", dictionary={"path": str(path)}, task="count", time_limit=0.5)
+    result = cpwords.solve(spec, engine="native")
+    assert result.stats["method"] == "enumeration"
+    assert result.count_exact is False and result.status in (Status.FEASIBLE, Status.UNKNOWN)
+    assert result.count <= result.stats["raw_count"]
