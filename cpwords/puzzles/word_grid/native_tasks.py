@@ -81,7 +81,9 @@ def solve_native(spec, problem: GridProblem) -> Result:  # noqa: ANN001
         if status == Status.OPTIMAL and not grids:
             status = Status.INFEASIBLE
         elif status == Status.OPTIMAL and len(grids) < spec.count:
-            message = f"found {len(grids)} different grids of the {spec.count} asked for in {attempts} random restarts"
+            status = Status.FEASIBLE  # random restarts cannot prove that no other grid exists
+            message = (f"found {len(grids)} different grids of the {spec.count} asked for in {attempts} random "
+                       "restarts; engine cpsat or task enumerate can list them all")
     if status == Status.UNKNOWN:
         message = "time limit reached before any grid was found"
     elif spec.task == "fill" and not grids and status == Status.OPTIMAL:

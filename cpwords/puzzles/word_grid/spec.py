@@ -100,6 +100,8 @@ class WordGridSpec(BaseSpec):
                 raise ValueError("task 'unscramble' takes 'scrambled', not 'given'")
         elif self.scrambled:
             raise ValueError("'scrambled' is only for task 'unscramble'")
+        if self.objective == "common" and self.task not in ("generate", "fill"):
+            raise ValueError(f"objective 'common' applies to tasks generate and fill, not {self.task!r}")
         return self
 
 
