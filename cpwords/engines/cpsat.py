@@ -46,8 +46,10 @@ def make_solver(
     workers: int | None = None,
     seed: int | None = None,
     randomize: bool = False,
+    parameters: dict[str, Any] | None = None,
 ) -> cp_model.CpSolver:
-    """A CpSolver with our limits. ``randomize`` varies the search with ``seed`` (for generation)."""
+    """A CpSolver with our limits. ``randomize`` varies the search with ``seed`` (for generation);
+    ``parameters`` sets any other CP-SAT parameter by name (e.g. ``{"symmetry_level": 0}``)."""
     solver = cp_model.CpSolver()
     p = solver.parameters
     if time_limit is not None:
@@ -59,6 +61,8 @@ def make_solver(
     if randomize:
         p.randomize_search = True
         p.search_random_variable_pool_size = 10
+    for name, value in (parameters or {}).items():
+        setattr(p, name, value)
     return solver
 
 
@@ -92,6 +96,7 @@ def solve(
     workers: int | None = None,
     seed: int | None = None,
     randomize: bool = False,
+    parameters: dict[str, Any] | None = None,
 ) -> Outcome:
     """Solve (or optimise, when the model has an objective) and report how it ended.
 
@@ -100,7 +105,8 @@ def solve(
     Outcome with status ``optimal`` (objective proved, or any answer of a model without one),
     ``feasible`` (an answer, not proved best), ``infeasible`` or ``unknown`` (limit, no answer).
     """
-    solver = make_solver(time_limit=time_limit, workers=workers, seed=seed, randomize=randomize)
+    solver = make_solver(time_limit=time_limit, workers=workers, seed=seed, randomize=randomize,
+                         parameters=parameters)
     code = solver.Solve(model)
     status = status_of(code)
     objective = None
@@ -172,8 +178,13 @@ def enumerate_solutions(
     Returns
     -------
     Enumeration whose ``complete`` says whether every solution was seen. The model must have
-    no objective. CP-SAT enumerates with one worker; distinct solutions must differ on
-    ``variables`` for the count to mean "answers" (other variables must be functionally fixed).
+    no objective. CP-SAT enumerates with one worker (its rule for enumerating all solutions).
+
+    Warning
+    -------
+    CP-SAT counts assignments of *every* variable of the model. For the count to mean
+    "answers", every other variable must be fixed by ``variables`` (reify helper booleans both
+    ways); otherwise one answer is counted once per free helper assignment.
     """
     if model.HasObjective():
         raise ValueError("enumerate_solutions needs a model without an objective")

@@ -118,15 +118,14 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
     return GridModel(model, cells, costs, alphabet)
 
 
+#: Presolve probing and symmetry detection cost seconds on word tables and buy nothing here
+#: (the search needs a few branches).
+LIGHT_PRESOLVE = {"cp_model_probing_level": 0, "symmetry_level": 0}
+
+
 def _solve_light(model: cp_model.CpModel, **options: object) -> cpsat.Outcome:
-    """cpsat.solve without probing and symmetry detection in presolve: on word tables those cost
-    seconds and buy nothing (the search needs a few branches)."""
-    solver = cpsat.make_solver(**options)  # type: ignore[arg-type]
-    solver.parameters.cp_model_probing_level = 0
-    solver.parameters.symmetry_level = 0
-    status = cpsat.status_of(solver.Solve(model))
-    objective = solver.ObjectiveValue() if status.solved and model.HasObjective() else None
-    return cpsat.Outcome(status, solver, cpsat.solver_stats(solver), objective)
+    """cpsat.solve with :data:`LIGHT_PRESOLVE`."""
+    return cpsat.solve(model, parameters=LIGHT_PRESOLVE, **options)  # type: ignore[arg-type]
 
 
 #: Random anchor words ``generate`` tries before it solves the whole model instead.
