@@ -235,7 +235,7 @@ def test_cli_dict(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert code == 0 and "scowl-british-95" in out and "111,593" in out
     code, out, _ = _run(["dict", "info", "scowl-35"], capsys)
     assert code == 0 and "39,095" in out
-    code, out, _ = _run(["dict", "info", "silver", "--dict", "scowl-80"], capsys)
+    code, out, _ = _run(["dict", "info", "silver", "--dict", "scowl-35"], capsys)
     assert code == 0 and "rareness" in out and "4.81" in out and "precious" in out
     code, out, _ = _run(["dict", "info", "wolver", "--dict", "scowl-60"], capsys)
     assert code == 1 and "no" in out
