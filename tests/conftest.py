@@ -1,4 +1,8 @@
-"""Shared fixtures: an isolated cache folder, and the outside test data of ../shared/data."""
+"""Shared fixtures: an isolated cache folder, and the outside test data of ../shared/data.
+
+Test modules import helpers from here as ``from conftest import ...`` (never ``tests.conftest``):
+the suite runs against the installed package, with the repository root off ``sys.path``.
+"""
 
 from __future__ import annotations
 

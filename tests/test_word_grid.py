@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import shared_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,6 @@ from cpwords.puzzles.word_grid.problem import prepare  # noqa: E402
 from cpwords.puzzles.word_grid.spec import SPEC  # noqa: E402
 from cpwords.puzzles.word_grid.unscramble import swaps_of  # noqa: E402
 from cpwords.results import Result, Status
-from tests.conftest import shared_file
 
 RING = "rows: ['...', '.#.', '...']\nfixed: [[1, 1], [1, 3], [3, 1], [3, 3]]\n"
 THREE = ["cat", "car", "tar", "ate", "tea", "rat", "art", "ear", "era", "are", "act", "arc", "eat", "tee", "ore",
