@@ -20,7 +20,7 @@ import multiprocessing
 import random
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from cpwords.geometry import canonical_form, is_lex_leader, orbit_size
@@ -259,28 +259,33 @@ def _run_part(args: tuple[tuple[int, ...], str]) -> Tally:
 
 
 def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
-    """Count over every part (one per tokens of the first two suffix slots), in ``workers`` processes."""
+    """Count over every part (one per token of the first suffix slot; of the first two with
+    several workers, since the lex-leader puts the smallest ids first and one slot alone splits
+    unevenly), in ``workers`` processes, with a progress bar on a terminal."""
+    from cpwords.display import progress
+
     parts: list[tuple[int, ...]] = [()]
-    if workers > 1 and search.suffix_nodes:
-        # the first two slots: the lex-leader puts the smallest ids first, so one slot alone splits unevenly
+    if search.suffix_nodes:
         parts = [(a,) for a in search.suffix_domain[search.order[0]]]
-        if len(search.suffix_nodes) > 1:
+        if workers > 1 and len(search.suffix_nodes) > 1:
             parts = [(a, b) for (a,) in parts for b in search.suffix_domain[search.order[1]] if b != a]
     total = Tally()
-    if workers <= 1 or len(parts) < 2:
-        results: Iterator[Tally] = (search.count_part(p, task) for p in parts)
-        return _merge(total, results)
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(search,)) as pool:
-        return _merge(total, pool.imap_unordered(_run_part, [(p, task) for p in parts], chunksize=32))
+    with progress(f"counting boards ({task})", total=len(parts)) as advance:
+        if workers <= 1 or len(parts) < 2:
+            results: Iterator[Tally] = (search.count_part(p, task) for p in parts)
+            return _merge(total, results, advance)
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        with ctx.Pool(workers, initializer=_init_worker, initargs=(search,)) as pool:
+            return _merge(total, pool.imap_unordered(_run_part, [(p, task) for p in parts], chunksize=32), advance)
 
 
-def _merge(total: Tally, parts: Iterator[Tally]) -> Tally:
+def _merge(total: Tally, parts: Iterator[Tally], advance: Callable[[int], None]) -> Tally:
     for t in parts:
         total.raw += t.raw
         total.suffix_sets += t.suffix_sets
         total.placements += t.placements
         total.complete = total.complete and t.complete
+        advance(1)
     return total
 
 
