@@ -13,6 +13,7 @@ import random
 import time
 from typing import Any
 
+from cpwords.display import progress
 from cpwords.puzzles.ruzzle.board import Board, path_score
 
 #: Letters and their frequency in English text (per cent); Q comes as a ``qu`` tile, as on Boggle dice.
@@ -59,25 +60,28 @@ def best_board(spec: Any, start: Board, lexicon: Any) -> tuple[Board, dict[str, 
     t_end = 0.05
     deadline = time.perf_counter() + spec.time_limit if spec.time_limit else math.inf
     accepted = moves = 0
-    for step in range(spec.iterations):
-        if time.perf_counter() > deadline:
-            break
-        temperature = t_start * (t_end / t_start) ** (step / max(1, spec.iterations - 1))
-        tiles = list(current.tiles)
-        if start.size > 1 and rng.random() < 0.3:
-            i, j = rng.sample(range(start.size), 2)
-            tiles[i], tiles[j] = tiles[j], tiles[i]
-        else:
-            tiles[rng.randrange(start.size)] = rng.choices(letters, weights)[0]
-        candidate = current.with_tiles(tiles)
-        candidate_value = value(candidate)
-        moves += 1
-        gain = candidate_value - current_value
-        if gain >= 0 or rng.random() < math.exp(gain / temperature):
-            current, current_value = candidate, candidate_value
-            accepted += 1
-            if current_value > best_value:
-                best, best_value = current, current_value
+    with progress("searching for a high-scoring board", total=spec.iterations) as advance:
+        for step in range(spec.iterations):
+            if time.perf_counter() > deadline:
+                break
+            if step % 50 == 49:
+                advance(50)
+            temperature = t_start * (t_end / t_start) ** (step / max(1, spec.iterations - 1))
+            tiles = list(current.tiles)
+            if start.size > 1 and rng.random() < 0.3:
+                i, j = rng.sample(range(start.size), 2)
+                tiles[i], tiles[j] = tiles[j], tiles[i]
+            else:
+                tiles[rng.randrange(start.size)] = rng.choices(letters, weights)[0]
+            candidate = current.with_tiles(tiles)
+            candidate_value = value(candidate)
+            moves += 1
+            gain = candidate_value - current_value
+            if gain >= 0 or rng.random() < math.exp(gain / temperature):
+                current, current_value = candidate, candidate_value
+                accepted += 1
+                if current_value > best_value:
+                    best, best_value = current, current_value
     stats = {"start_value": value(start), "best_value": best_value, "moves": moves, "accepted": accepted,
              "stopped_by_time": moves < spec.iterations}
     return best, stats

@@ -126,19 +126,24 @@ def _least_rare(spec, problem: GridProblem, deadline: float | None, t0: float) -
 def enumerate_grids(problem: GridProblem, deadline: float | None, limit: int | None = None,  # noqa: ANN201
                     keep: bool = True):
     """All lex-leader grids by backtracking: (kept grids, count, raw count, complete, nodes)."""
+    from cpwords.display import progress
+
     search = GridSearch(problem, frequency_orders(problem), deadline)
     grids, count, raw, complete = [], 0, 0, True
     try:
-        for ids in search.solutions():
-            raw += 1
-            letters = problem.letters_of_words(ids)
-            if is_lex_leader(letters, problem.group):
+        with progress("enumerating grids") as advance:
+            for ids in search.solutions():
+                raw += 1
+                letters = problem.letters_of_words(ids)
+                if not is_lex_leader(letters, problem.group):
+                    continue
                 count += 1
+                advance(1)
                 if not keep:
                     continue
                 if limit is None or len(grids) < limit:
                     grids.append(letters)
-                elif limit is not None and count > limit:
+                elif count > limit:
                     complete = False
                     break
     except SearchTimeout:
