@@ -12,9 +12,10 @@
 from __future__ import annotations
 
 #: kind name -> package. A kind joins cpwords by adding one line here.
-KINDS: dict[str, str] = {}
-KINDS["letter_boxed"] = "cpwords.puzzles.letter_boxed"
-KINDS["ruzzle"] = "cpwords.puzzles.ruzzle"
-KINDS["prefix_suffix_board"] = "cpwords.puzzles.prefix_suffix_board"
-KINDS["ladder"] = "cpwords.puzzles.ladder"
-KINDS["word_grid"] = "cpwords.puzzles.word_grid"
+KINDS: dict[str, str] = {
+    "ladder": "cpwords.puzzles.ladder",
+    "letter_boxed": "cpwords.puzzles.letter_boxed",
+    "word_grid": "cpwords.puzzles.word_grid",
+    "prefix_suffix_board": "cpwords.puzzles.prefix_suffix_board",
+    "ruzzle": "cpwords.puzzles.ruzzle",
+}
