@@ -16,6 +16,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpwords.engines import cpsat as engine
+from cpwords.puzzles.letter_boxed.sizes import enumerate_by_size
 from cpwords.puzzles.letter_boxed.words import WordTable
 from cpwords.results import Status
 
@@ -153,23 +154,14 @@ def min_words_by_objective(spec: Any, table: WordTable) -> tuple[Status, int | N
 
 def _each_size(spec: Any, table: WordTable, on_answer: Any, limit: int | None) -> tuple[bool, dict[int, int], dict]:
     """Enumerate answers of 1..max_words words, one model per word count."""
-    t0 = time.monotonic()
-    counts: dict[int, int] = {}
-    complete = True
-    for k in range(1, spec.max_words + 1):
-        left = None if spec.time_limit is None else spec.time_limit - (time.monotonic() - t0)
-        if (left is not None and left <= 0) or (limit is not None and limit <= 0):
-            complete = False
-            counts[k] = 0
-            continue
+
+    def enumerate_k(k: int, limit: int | None, left: float | None) -> tuple[int, bool]:
         bm = build_model(table, k, all_used=True, prefix_rule=True)
         run = engine.enumerate_solutions(bm.model, bm.word, on_solution=on_answer, limit=limit,
                                          time_limit=left, seed=spec.seed, keep=False)
-        counts[k] = run.count
-        complete = complete and run.complete
-        if limit is not None:
-            limit -= run.count
-    return complete, counts, {"enumerate_s": round(time.monotonic() - t0, 6)}
+        return run.count, run.complete
+
+    return enumerate_by_size(spec, enumerate_k, limit)
 
 
 def list_answers(spec: Any, table: WordTable) -> tuple[bool, list[list[int]], dict[str, Any]]:

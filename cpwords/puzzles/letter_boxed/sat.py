@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cpwords.engines import sat as engine
+from cpwords.puzzles.letter_boxed.sizes import enumerate_by_size
 from cpwords.puzzles.letter_boxed.words import WordTable
 from cpwords.results import Status
 
@@ -154,24 +155,17 @@ def min_words_by_totalizer(spec: Any, table: WordTable) -> tuple[Status, int | N
 
 
 def _each_size(spec: Any, table: WordTable, on_answer: Any, limit: int | None) -> tuple[bool, dict[int, int], dict]:
-    t0 = time.monotonic()
-    counts: dict[int, int] = {}
-    complete = True
-    for k in range(1, spec.max_words + 1):
-        left = None if spec.time_limit is None else spec.time_limit - (time.monotonic() - t0)
-        if (left is not None and left <= 0) or (limit is not None and limit <= 0):
-            complete, counts[k] = False, 0
-            continue
+    """Enumerate answers of 1..max_words words, one CNF per word count, blocking clauses on the picks."""
+
+    def enumerate_k(k: int, limit: int | None, left: float | None) -> tuple[int, bool]:
         bc = build_cnf(table, k, all_used=True, prefix_rule=True)
         projection = [v for row in bc.pick for v in row]
-        callback = None if on_answer is None else (lambda chosen, bc=bc: on_answer(_decode(bc, chosen)))
+        callback = None if on_answer is None else (lambda chosen: on_answer(_decode(bc, chosen)))
         run = engine.enumerate_models(bc.cnf, projection, on_model=callback, limit=limit, time_limit=left,
                                       keep=False)
-        counts[k] = run.count
-        complete = complete and run.complete
-        if limit is not None:
-            limit -= run.count
-    return complete, counts, {"enumerate_s": round(time.monotonic() - t0, 6)}
+        return run.count, run.complete
+
+    return enumerate_by_size(spec, enumerate_k, limit)
 
 
 def list_answers(spec: Any, table: WordTable) -> tuple[bool, list[list[int]], dict[str, Any]]:
