@@ -33,6 +33,17 @@ class Status(StrEnum):
         """True when the status carries an answer the user asked for."""
         return self in (Status.OPTIMAL, Status.FEASIBLE)
 
+    @staticmethod
+    def of_search(found: bool, complete: bool) -> Status:
+        """The status of a search (enumeration, count) from whether it found anything and finished.
+
+        >>> Status.of_search(found=True, complete=False)
+        <Status.FEASIBLE: 'feasible'>
+        """
+        if complete:
+            return Status.OPTIMAL if found else Status.INFEASIBLE
+        return Status.FEASIBLE if found else Status.UNKNOWN
+
 
 class Solution(BaseModel):
     """One answer. Each kind subclasses this with its own fields.

@@ -323,7 +323,6 @@ def enumerate_models(
     projection = list(projection)
     count = 0
     kept: list[set[int]] = []
-    status = Status.UNKNOWN
     complete = False
     with new_solver(model, solver_name) as solver:
         deadline = _Deadline(solver, time_limit)
@@ -344,10 +343,7 @@ def enumerate_models(
             solver.add_clause([-v if v in chosen else v for v in projection])
             if on_model is not None and on_model(chosen) is False:
                 break
-    if count:
-        status = Status.OPTIMAL if complete else Status.FEASIBLE
-    elif complete:
-        status = Status.INFEASIBLE
+    status = Status.of_search(found=count > 0, complete=complete)
     stats = {"sat_wall_s": round(time.perf_counter() - t0, 6), "clauses": len(model.clauses),
              "variables": model.pool.top}
     return SatEnumeration(count, complete, status, stats, kept)

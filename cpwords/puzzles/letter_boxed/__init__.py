@@ -88,10 +88,7 @@ def _enumerate(spec: Any, table: Any, lexicon: Any, stats: dict[str, Any]) -> Re
     complete, answers, engine_stats = _engine_module(spec).list_answers(spec, table)
     stats.update(engine_stats)
     solutions = sorted((make_solution(table, a, lexicon) for a in answers), key=sort_key(spec.rank))
-    if solutions:
-        status = Status.OPTIMAL if complete else Status.FEASIBLE
-    else:
-        status = Status.INFEASIBLE if complete else Status.UNKNOWN
+    status = Status.of_search(found=bool(solutions), complete=complete)
     message = None
     if status == Status.INFEASIBLE:
         message = f"no answer of at most {spec.max_words} words with this dictionary"
@@ -107,10 +104,7 @@ def _count(spec: Any, table: Any, stats: dict[str, Any]) -> Result:
     stats.update(engine_stats)
     stats["count_by_words"] = {str(k): v for k, v in sorted(by_words.items())}
     total = sum(by_words.values())
-    if complete:
-        status = Status.OPTIMAL if total else Status.INFEASIBLE
-    else:
-        status = Status.FEASIBLE if total else Status.UNKNOWN
+    status = Status.of_search(found=bool(total), complete=complete)
     message = None
     if status == Status.INFEASIBLE:
         message = f"no answer of at most {spec.max_words} words with this dictionary"

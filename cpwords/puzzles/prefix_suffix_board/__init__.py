@@ -48,10 +48,7 @@ def solve(spec: PrefixSuffixBoardSpec) -> Result:
 def result_of(spec: PrefixSuffixBoardSpec, problem: Problem, boards: list[list[int]], *, complete: bool,
               count: int | None = None, count_exact: bool | None = None, stats: dict | None = None) -> Result:
     """A Result listing ``boards`` (X vectors); the status follows from ``complete`` and what was found."""
-    if boards or (count or 0) > 0:
-        status = Status.OPTIMAL if complete else Status.FEASIBLE
-    else:
-        status = Status.INFEASIBLE if complete else Status.UNKNOWN
+    status = Status.of_search(found=bool(boards or (count or 0) > 0), complete=complete)
     message = None
     if status is Status.INFEASIBLE:
         message = no_board_message(spec)
@@ -73,10 +70,7 @@ def no_board_message(spec: PrefixSuffixBoardSpec) -> str:
 def count_result(spec: PrefixSuffixBoardSpec, problem: Problem, raw: int, orbits: int, complete: bool,
                  stats: dict) -> Result:
     """A counting Result: ``count`` modulo symmetry, ``stats.raw_count`` the raw number."""
-    if complete:
-        status = Status.OPTIMAL if orbits else Status.INFEASIBLE
-    else:
-        status = Status.FEASIBLE if orbits else Status.UNKNOWN
+    status = Status.of_search(found=bool(orbits), complete=complete)
     message = None
     if status is Status.INFEASIBLE:
         message = no_board_message(spec)

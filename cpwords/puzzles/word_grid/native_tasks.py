@@ -153,11 +153,7 @@ def enumerate_grids(problem: GridProblem, deadline: float | None, limit: int | N
 
 def _enumerate(spec, problem: GridProblem, deadline: float | None, t0: float) -> Result:  # noqa: ANN001
     grids, count, raw, complete, nodes = enumerate_grids(problem, deadline, spec.limit)
-    if complete:
-        status = Status.OPTIMAL if grids else Status.INFEASIBLE
-    else:
-        status = Status.FEASIBLE if grids else Status.UNKNOWN
-        count = len(grids)
+    status = Status.of_search(found=bool(grids), complete=complete)
     return grid_result(spec, problem, status=status, grids=grids, count=count if complete else len(grids),
                        count_exact=complete, stats={"nodes": nodes})
 
@@ -174,10 +170,7 @@ def _count(spec, problem: GridProblem, deadline: float | None, t0: float) -> Res
                                   "fixed_points": counted.fixed_points, "contractions": counted.contractions})
     grids, count, raw, complete, nodes = enumerate_grids(problem, deadline, keep=False)
     raw_sum = raw
-    if complete:
-        status = Status.OPTIMAL if count else Status.INFEASIBLE
-    else:
-        status = Status.FEASIBLE if count else Status.UNKNOWN
+    status = Status.of_search(found=bool(count), complete=complete)
     return grid_result(spec, problem, status=status, grids=[], count=count, count_exact=complete,
                        stats={"raw_count": raw_sum, "method": "enumeration", "nodes": nodes},
                        message=None if complete else "time limit reached: the count is a lower bound")
