@@ -1,34 +1,29 @@
 """The public API behind ``cpwords`` and its CLI: load puzzle specs, solve them.
 
 >>> import cpwords
->>> spec = cpwords.loads("kind: ladder\\nstart: cat\\ntarget: dog\\n")  # doctest: +SKIP
->>> cpwords.solve(spec).solutions[0].words  # doctest: +SKIP
-['cat', 'cot', 'dot', 'dog']
+>>> spec = cpwords.loads("kind: ladder\\nstart: cat\\ntarget: dog\\nmode: shortest\\nseed: 1\\n")
+>>> cpwords.solve(spec).solutions[0].steps
+3
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from pydantic import ValidationError
 
+from cpwords import puzzles
+from cpwords.engines.budget import Budget, Progress, no_progress, usable_cores
 from cpwords.errors import InputError
 from cpwords.results import Result, Status
 from cpwords.specs import BaseSpec, load_specs, loads_specs, parse_spec
 
-
-def kind_module(kind: str) -> ModuleType:
-    """The package of a puzzle kind (``cpwords.puzzles.<kind>``)."""
-    from cpwords.puzzles import KINDS
-
-    if kind not in KINDS:
-        raise InputError(f"unknown puzzle kind; known kinds: {', '.join(sorted(KINDS))}", field="kind", value=kind)
-    return importlib.import_module(KINDS[kind])
+#: Seconds the independent check may run past the time limit before unchecked answers are dropped.
+CHECK_GRACE_S = 0.5
 
 
 def load(path: str | Path) -> list[BaseSpec]:
@@ -44,21 +39,33 @@ def loads(text: str) -> BaseSpec:
     return specs[0]
 
 
-def with_options(spec: BaseSpec, **options: Any) -> BaseSpec:
-    """A copy of ``spec`` with some fields replaced, validated like the YAML form."""
+def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **options: Any) -> BaseSpec:
+    """A copy of ``spec`` with some fields replaced (None leaves a field as it is), validated like
+    the YAML form.
+
+    ``labels`` says how each option is called where it came from (``{"engine": "--engine"}`` for
+    the CLI), so that an error blames the option and not the puzzle file.
+    """
     options = {k: v for k, v in options.items() if v is not None}
     if not options:
         return spec
-    data = spec.model_dump()
+    data = spec.model_dump(exclude_unset=True)
+    data["kind"] = spec.kind
     data.update(options)
+    if "task" in options and "engine" not in options and "engine" not in spec.model_fields_set:
+        data.pop("engine", None)  # the new task's default engine, not the old one's
     try:
         new = type(spec).model_validate(data)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
-        field = ".".join(str(s) for s in first["loc"])
-        raise InputError(first["msg"].removeprefix("Value error, "), source=getattr(spec, "_source", None), field=field,
-                         value=first.get("input")) from None
-    new._source = getattr(spec, "_source", None)  # type: ignore[attr-defined]
+        field = str(first.get("ctx", {}).get("field") or ".".join(str(s) for s in first["loc"]))
+        value = first.get("ctx", {}).get("value", first.get("input"))
+        top = field.split(".")[0].split("[")[0]
+        message = first["msg"].removeprefix("Value error, ")
+        if top in options:
+            raise InputError(message, field=(labels or {}).get(top, top), value=options[top]) from None
+        raise InputError(message, source=spec.source, field=field, value=value) from None
+    new._source = spec.source
     return new
 
 
@@ -70,6 +77,8 @@ def solve(
     time_limit: float | None = None,
     workers: int | None = None,
     check: bool = True,
+    budget: Budget | None = None,
+    progress: Progress | None = None,
 ) -> Result:
     """Solve one puzzle.
 
@@ -82,10 +91,16 @@ def solve(
     check:
         Re-check every answer with :mod:`cpwords.verify`; an answer that fails turns the result
         into status ``error`` (a bug, reported rather than shown as an answer).
+    budget:
+        The budget of the whole run this solve belongs to: the solve gets a part of it that also
+        ends at the spec's ``time_limit``, and stopping ``budget`` (``budget.stop()``, from another
+        thread or a signal handler) stops the solve. Default: a budget of ``time_limit`` alone.
+    progress:
+        Where long searches report progress (default: nowhere).
 
     Returns
     -------
-    Result, with ``stats['wall_s']`` and ``stats['seed']`` filled in.
+    Result, with ``stats['solve_s']``, ``stats['wall_s']`` and ``stats['seed']`` filled in.
 
     Raises
     ------
@@ -96,30 +111,61 @@ def solve(
         spec = loads(spec)
     elif isinstance(spec, dict):
         spec = parse_spec(spec)
-    module = kind_module(spec.kind)
-    engines = getattr(module, "ENGINES", ())
-    if engine is not None and engine not in engines:
-        raise InputError(f"engine not available for {spec.kind}; choose one of: {', '.join(engines)}",
-                         field="engine", value=engine)
+    t0 = time.perf_counter()
+    kind = puzzles.get(spec.kind)
     fresh_seed = seed is None and spec.seed is None
     if fresh_seed:
         seed = random.randrange(2**31)
+    cores = usable_cores()
+    asked_workers = workers if workers is not None else spec.workers
+    if asked_workers is not None and asked_workers > cores:
+        workers = cores
     spec = with_options(spec, engine=engine, seed=seed, time_limit=time_limit, workers=workers)
-    t0 = time.perf_counter()
-    result: Result = module.solve(spec)
-    wall = time.perf_counter() - t0
-    result.stats.setdefault("wall_s", round(wall, 6))
-    result.stats.setdefault("seed", spec.seed)
+    if budget is None:
+        budget = Budget(spec.time_limit, progress=progress or no_progress)
+    else:
+        budget = budget.child(spec.time_limit)
+        if progress is not None:
+            budget.progress = progress
+    result = kind.solve(spec, budget)
+    result.stats["solve_s"] = round(time.perf_counter() - t0, 6)
+    result.stats["seed"] = spec.seed
     if fresh_seed:
         result.stats["seed_fresh"] = True
+    if asked_workers is not None and asked_workers > cores:
+        result.stats["workers_note"] = f"asked for {asked_workers} workers; this machine has {cores} cores"
+    if budget.reason is not None and "stopped" not in result.stats and not result.status == Status.OPTIMAL:
+        result.stats["stopped"] = budget.reason
     if result.title is None:
         result.title = spec.title
     if check and result.solutions:
-        from cpwords import verify
-
-        if verify.checker(spec.kind) is not None:
-            problems = verify.check(spec, result)
-            if problems:
-                result.status = Status.ERROR
-                result.message = "internal check failed (please report): " + "; ".join(problems[:3])
+        _check(kind, spec, result, budget)
+    result.stats["wall_s"] = round(time.perf_counter() - t0, 6)
     return result
+
+
+def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Budget) -> None:
+    """Re-check every answer; past the time limit (plus a grace period) the answers not yet
+    checked are dropped rather than shown unchecked, and the result says so."""
+    t0 = time.perf_counter()
+    problems: list[str] = []
+    checked = 0
+    for i, solution in enumerate(result.solutions):
+        if i and budget.deadline is not None and time.monotonic() > budget.deadline + CHECK_GRACE_S:
+            break
+        problems += [f"solution {i + 1}: {p}" for p in kind.check(spec, solution)]
+        checked += 1
+    result.stats["check_s"] = round(time.perf_counter() - t0, 6)
+    if checked < len(result.solutions):
+        dropped = len(result.solutions) - checked
+        result.solutions = result.solutions[:checked]
+        result.stats["unchecked_dropped"] = dropped
+        if result.status == Status.OPTIMAL:
+            result.status = Status.FEASIBLE
+        if result.count_exact:
+            result.count_exact = None if result.count is None else result.count_exact
+        note = f"the time limit cut the check short: {checked:,} checked answers shown, {dropped:,} dropped"
+        result.message = f"{result.message}; {note}" if result.message else note
+    if problems:
+        result.status = Status.ERROR
+        result.message = "internal check failed (please report): " + "; ".join(problems[:3])

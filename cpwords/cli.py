@@ -1,31 +1,37 @@
 """The ``cpwords`` command: argument parsing and printing only; every command calls the API.
 
+The sub-commands come from the registry (:mod:`cpwords.puzzles`): ``solve`` and ``schema`` for
+every kind, one shortcut per kind (``cpwords ladder cold warm``), and ``dict``. Only the invoked
+command's kind is loaded. Options every solving command shares (``--engine``, ``--dict``,
+``--json``, ``--seed``, ``--time-limit``, ``--workers``, and ``--svg`` where the kind draws) are
+defined once here, with choices read from the capability tables.
+
 Exit codes: 0 solved, 1 infeasible or no answer within the limit, 2 bad input (one line on
-stderr, never a traceback).
+stderr, never a traceback), 130 interrupted (Ctrl-C or SIGTERM).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
+import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from cpwords import puzzles
+from cpwords.engines.budget import Budget
 from cpwords.errors import InputError
 
-#: command name -> module that adds it with ``add_parser(subparsers, parents)``. Only the
-#: invoked command's module is imported, so a ladder never pays for the other kinds.
-COMMAND_MODULES = {
-    "dict": "cpwords.lexicon.cli",
-    "ladder": "cpwords.puzzles.ladder.cli",
-    "letter-boxed": "cpwords.puzzles.letter_boxed.cli",
-    "grid": "cpwords.puzzles.word_grid.cli",
-    "board": "cpwords.puzzles.prefix_suffix_board.cli",
-    "ruzzle": "cpwords.puzzles.ruzzle.cli",
-}
+#: How the shared options are called on the command line, for error messages.
+FLAG_LABELS = {"engine": "--engine", "seed": "--seed", "time_limit": "--time-limit", "workers": "--workers",
+               "dictionary": "--dict"}
+
+EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,43 +41,67 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def common_options() -> argparse.ArgumentParser:
-    """Options every solving command takes (``solve`` and the kind shortcuts)."""
+def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True) -> argparse.ArgumentParser:
+    """Options of every solving command; ``kind`` narrows ``--engine`` to its engines."""
+    engines = kind.engines if kind else tuple(dict.fromkeys(e for k in puzzles.kinds().values() for e in k.engines))
     p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("solving")
-    g.add_argument("--engine", help="engine: cpsat, sat or native (what the kind supports)")
+    g.add_argument("--engine", choices=engines, help="engine (default: the task's default engine)")
+    g.add_argument("--dict", dest="dict_option", metavar="NAME|FILE",
+                   help="dictionary: a built-in name (scowl-70, common-10k …) or a word-list file")
     g.add_argument("--json", action="store_true", help="print the result model as JSON")
     g.add_argument("--seed", type=int, help="seed for random choices (same seed, same answer)")
     g.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds with the best so far")
-    g.add_argument("--workers", type=int, metavar="N", help="parallel workers (CP-SAT)")
-    g.add_argument("--svg", metavar="FILE", help="also draw the answer as SVG into FILE (kinds that can)")
-    g.add_argument("--force", action="store_true", help="allow --svg to replace an existing file")
+    g.add_argument("--workers", type=int, metavar="N", help="parallel workers (at most the machine's cores)")
+    if draws:
+        g.add_argument("--svg", metavar="FILE", help="also draw the answer as SVG into FILE")
+        g.add_argument("--force", action="store_true", help="allow --svg to replace an existing file")
+    return p
+
+
+def field_choices(spec_class: type, name: str) -> list[str]:
+    """The values a spec field's ``Literal`` type allows (``None`` left out): CLI choices are read
+    from the spec types, never repeated by hand."""
+    import typing
+
+    def values(annotation: Any) -> list[str]:
+        if typing.get_origin(annotation) is typing.Literal:
+            return [str(v) for v in typing.get_args(annotation)]
+        return [v for arg in typing.get_args(annotation) for v in values(arg)]
+
+    return values(spec_class.model_fields[name].annotation)
+
+
+def json_option() -> argparse.ArgumentParser:
+    """``--json`` alone, for commands that do not solve (``dict``)."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
     return p
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command-line grammar; with ``command``, only that sub-command's module is loaded."""
+    """The command-line grammar; with ``command``, only that sub-command's kind is loaded."""
     parser = _Parser(prog="cpwords", description="Constraint-programming solver suite for word puzzles.")
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    common = common_options()
 
-    p = sub.add_parser("solve", parents=[common], help="solve the puzzle(s) of a YAML file")
+    p = sub.add_parser("solve", parents=[common_options()], help="solve the puzzle(s) of a YAML file")
     p.add_argument("file", metavar="PUZZLE.yaml", help="puzzle file (several --- documents make a batch)")
     p.set_defaults(func=_cmd_solve)
 
-    p = sub.add_parser("schema", help="print the JSON Schema of the puzzle specs")
-    p.add_argument("kind", nargs="?", help="only this kind")
+    p = sub.add_parser("schema", parents=[json_option()], help="print the JSON Schema of the puzzle specs")
+    p.add_argument("kind", nargs="?", choices=list(puzzles.kinds()), help="only this kind")
     p.set_defaults(func=_cmd_schema)
 
-    if command in COMMAND_MODULES:
-        wanted = [command]
-    elif command in ("solve", "schema"):
-        wanted = []
-    else:  # help, or a mistyped command: list every command
-        wanted = list(COMMAND_MODULES)
-    for name in wanted:
-        importlib.import_module(COMMAND_MODULES[name]).add_parser(sub, [common])
+    if command in ("dict", None) or command not in {"solve", "schema"} | {k.command for k in puzzles.kinds().values()}:
+        from cpwords.lexicon.cli import add_parser as add_dict
+
+        add_dict(sub, [json_option()])
+    chosen = puzzles.by_command(command) if command else None
+    shortcuts = [chosen] if chosen else ([] if command in ("solve", "schema", "dict") else list(puzzles.kinds().values()))
+    for kind in shortcuts:
+        if kind.cli:
+            kind.load(kind.cli)(sub, [common_options(kind, draws=kind.draws)])
     return parser
 
 
@@ -101,70 +131,130 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     Used by ``solve`` and by every kind's shortcut command. Returns the exit code.
     """
     from cpwords import api, display
+    from cpwords.engines.budget import no_progress
 
     json_mode = getattr(args, "json", False)
-    display.set_progress(not json_mode)
-    svg_target = _svg_target(args, inputs, len(specs))
+    svg_target = _svg_target(args, inputs)
+    dictionary = None
+    if getattr(args, "dict_option", None):
+        from cpwords.lexicon.cli import ref_from_option
+
+        dictionary = ref_from_option(args.dict_option)
+    specs = [api.with_options(spec, labels=FLAG_LABELS, engine=getattr(args, "engine", None),
+                              seed=getattr(args, "seed", None), time_limit=getattr(args, "time_limit", None),
+                              workers=getattr(args, "workers", None), dictionary=dictionary) for spec in specs]
+    kinds = [puzzles.get(spec.kind) for spec in specs]
+    if svg_target is not None:
+        cannot = [k.name for k in kinds if not k.draws]
+        if cannot:
+            raise InputError(f"{cannot[0]} answers cannot be drawn", field="--svg", value=str(svg_target))
+    run = Budget(None, progress=no_progress if json_mode else display.terminal_progress)
     results = []
     code = 0
-    for i, spec in enumerate(specs):
-        result = api.solve(
-            spec,
-            engine=getattr(args, "engine", None),
-            seed=getattr(args, "seed", None),
-            time_limit=getattr(args, "time_limit", None),
-            workers=getattr(args, "workers", None),
-        )
-        results.append(result)
-        code = max(code, result.exit_code())
-        module = api.kind_module(spec.kind)
-        render = _render_module(module)
-        if not json_mode:
-            if i:
-                display.console().print()
-            renderable = render.render(spec, result) if render else display.render_generic(result)
-            display.console().print(renderable)
-        if svg_target is not None and result.solved:
-            if render is None or not hasattr(render, "svg"):
-                raise InputError(f"--svg is not available for {spec.kind}", field="--svg")
-            target = svg_target if len(specs) == 1 else svg_target.with_name(
-                f"{svg_target.stem}-{i + 1}{svg_target.suffix}")
-            _write_new(target, render.svg(spec, result), force=args.force, inputs=inputs)
+    with stop_on_signals(run):
+        for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
+            if run.stopped:
+                break
+            result = api.solve(spec, budget=run)
+            results.append(result)
+            code = max(code, result.exit_code())
+            if not json_mode:
+                if i:
+                    display.console().print()
+                display.console().print(kind.render_module().render(spec, result))
+            if svg_target is not None and result.solved:
+                target = svg_target if len(specs) == 1 else svg_target.with_name(
+                    f"{svg_target.stem}-{i + 1}{svg_target.suffix}")
+                _write_new(target, kind.render_module().svg(spec, result), force=args.force, inputs=inputs)
     if json_mode:
         payload = [r.model_dump(mode="json") for r in results]
         print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
+    if run.reason == "interrupted":
+        print("cpwords: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return code
 
 
-def _render_module(module: Any) -> Any:
+@contextmanager
+def stop_on_signals(budget: Budget) -> Iterator[None]:
+    """While inside, Ctrl-C (SIGINT) and SIGTERM stop ``budget``: every solver of the run is told
+    to stop through its own interruption and the command ends with exit code 130. A second
+    Ctrl-C raises KeyboardInterrupt at once.
+
+    The signal is seen by a watcher thread through ``signal.set_wakeup_fd``: a solver running in
+    C++ holds the main thread, where Python signal handlers would wait until it returns.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    old_fd = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+
+    def handler(signum: int, frame: Any) -> None:
+        if budget.stopped:
+            raise KeyboardInterrupt
+        budget.stop("interrupted")
+
+    def watch() -> None:
+        while True:
+            try:
+                data = os.read(read_fd, 64)
+            except OSError:
+                return
+            if not data:
+                return
+            if any(b in (signal.SIGINT, signal.SIGTERM) for b in data):
+                budget.stop("interrupted")
+
+    watcher = threading.Thread(target=watch, name="cpwords-signals", daemon=True)
+    watcher.start()
+    for sig in previous:
+        signal.signal(sig, handler)
     try:
-        return importlib.import_module(module.__name__ + ".render")
-    except ModuleNotFoundError as exc:
-        if exc.name != module.__name__ + ".render":
-            raise
-        return None
+        yield
+    finally:
+        signal.set_wakeup_fd(old_fd)
+        for sig, h in previous.items():
+            signal.signal(sig, h)
+        os.close(write_fd)
+        os.close(read_fd)
 
 
-def _svg_target(args: argparse.Namespace, inputs: Sequence[Path], n: int) -> Path | None:
+def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None:
+    """The ``--svg`` file, checked before anything is solved (so a bad name never costs a result)."""
     name = getattr(args, "svg", None)
     if not name:
         return None
     target = Path(name)
     if target.suffix.lower() != ".svg":
         raise InputError("the SVG output file must end in .svg", field="--svg", value=name)
+    if target.is_dir():
+        raise InputError("is a folder; give a file name ending in .svg", field="--svg", value=name)
+    if any(target.resolve() == p.resolve() for p in inputs):
+        raise InputError("refusing to write over an input file", field="--svg", value=name)
+    if target.exists() and not getattr(args, "force", False):
+        raise InputError("file exists; pass --force to replace it", field="--svg", value=name)
+    if target.exists() and not target.is_file():
+        raise InputError("is not a regular file", field="--svg", value=name)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError("folder does not exist", field="--svg", value=name)
+    if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise InputError("cannot write there (no permission)", field="--svg", value=name)
     return target
 
 
 def _write_new(target: Path, text: str, *, force: bool, inputs: Sequence[Path]) -> None:
     """Write an output file, never over an input and never over an existing file without --force."""
-    resolved = target.resolve()
-    if any(resolved == p.resolve() for p in inputs):
-        raise InputError("refusing to write over an input file", field="--svg", value=str(target))
     if target.exists() and not force:
         raise InputError("file exists; pass --force to replace it", field="--svg", value=str(target))
-    if not target.parent.exists():
-        raise InputError("folder does not exist", field="--svg", value=str(target))
-    target.write_text(text, encoding="utf-8")
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write the SVG file: {exc.strerror or exc}", field="--svg",
+                         value=str(target)) from None
     print(f"wrote {target}", file=sys.stderr)
 
 
@@ -172,18 +262,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cpwords`` command; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(command)
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
     try:
-        return int(args.func(args) or 0)
+        parser = build_parser(command)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # a usage mistake (already printed in one line) or --help
+            return int(exc.code or 0)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()
+        return code
     except InputError as exc:
         print(f"cpwords: error: {exc.one_line()}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cpwords: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
+    except OSError as exc:
+        if exc.errno is not None and getattr(exc, "filename", None) is None and _stdout_failed():
+            _quiet_stdout()
+            print(f"cpwords: error: cannot write the output: {exc.strerror}", file=sys.stderr)
+            return 2
+        raise
+
+
+def _stdout_failed() -> bool:
+    try:
+        sys.stdout.flush()
+    except OSError:
+        return True
+    return False
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

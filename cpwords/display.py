@@ -16,13 +16,6 @@ from rich.console import Console
 from rich.table import Table
 
 _console: Console | None = None
-_progress_enabled = True
-
-
-def set_progress(enabled: bool) -> None:
-    """Turn progress bars on or off for this process (the CLI turns them off for ``--json``)."""
-    global _progress_enabled
-    _progress_enabled = enabled
 
 
 def console() -> Console:
@@ -60,13 +53,14 @@ def make_table(
 
 
 @contextmanager
-def progress(description: str, total: int | None = None, *, enabled: bool = True) -> Iterator[Callable[[int], None]]:
-    """Yield ``advance(n)``; shows a progress bar only on an interactive terminal.
+def terminal_progress(description: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
+    """A :class:`~cpwords.engines.budget.Progress` for the terminal: yields ``advance(n)`` and
+    shows a progress bar on stderr, only when stderr is an interactive terminal.
 
-    >>> with progress("counting", total=10, enabled=False) as advance:
+    >>> with terminal_progress("counting", total=10) as advance:
     ...     advance(10)
     """
-    if not (enabled and _progress_enabled and sys.stderr.isatty()):
+    if not sys.stderr.isatty():
         yield lambda n=1: None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -8,10 +8,14 @@ explaining an infeasible or failed solve. ``cpwords solve --json`` prints exactl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
+
+if TYPE_CHECKING:
+    from cpwords.engines.found import Found
 
 
 class Status(StrEnum):
@@ -81,7 +85,8 @@ class Result(BaseModel):
     objective: float | int | None = None
     """Value of the optimised quantity (number of words, total rareness ...), when there is one."""
     stats: dict[str, Any] = Field(default_factory=dict)
-    """Figures about the solve: ``wall_s`` always; ``seed`` when random; engine figures."""
+    """Figures about the solve, named the same in every kind (see :data:`STATS`): ``solve_s`` and
+    ``wall_s`` always, ``seed`` when random, engine figures."""
     message: str | None = None
     """Why, when the status is infeasible, unknown or error."""
 
@@ -93,3 +98,84 @@ class Result(BaseModel):
     def exit_code(self) -> int:
         """The CLI's exit code for this result: 0 solved, 1 otherwise."""
         return 0 if self.solved else 1
+
+    @classmethod
+    def from_search(
+        cls,
+        spec: Any,
+        found: Found,
+        solutions: Sequence[Solution] = (),
+        *,
+        infeasible: str,
+        what: str = "answer",
+        stats: dict[str, Any] | None = None,
+        objective: float | int | None = None,
+    ) -> Result:
+        """The Result of one engine task: status and standard messages from one place.
+
+        Parameters
+        ----------
+        spec: the solved spec (gives ``kind``, ``engine``, ``task``).
+        found: what the engine returned.
+        solutions: the answers as Solution objects (the kind converts ``found.answers``).
+        infeasible: why nothing exists, said in the kind's words (used when the search finished
+            without an answer and ``found.message`` says nothing more precise).
+        what: the noun for one answer in messages (``grid``, ``board`` …).
+        stats: figures the kind adds before the engine's own.
+        objective: the objective value (default ``found.objective``).
+
+        >>> from cpwords.engines.found import Found
+        >>> class S: kind, engine, task = "demo", "native", "count"
+        >>> r = Result.from_search(S, Found(count=7, complete=False, stopped="time_limit"), infeasible="none")
+        >>> r.status.value, r.count, r.count_exact, r.message
+        ('feasible', 7, False, 'the time limit was reached: the count is a lower bound')
+        """
+        status = Status.of_search(found=bool(solutions) or found.found, complete=found.complete)
+        message = found.message
+        if message is None:
+            message = _standard_message(status, found, what, infeasible)
+        return cls(
+            kind=spec.kind, status=status, engine=spec.engine, task=spec.task, solutions=list(solutions),
+            count=found.count, count_exact=None if found.count is None else found.complete,
+            objective=found.objective if objective is None else objective,
+            stats={**(stats or {}), **found.stats}, message=message,
+        )
+
+
+#: The stats vocabulary: the same key means the same thing in every kind (docs/design.md lists it).
+STATS: dict[str, str] = {
+    "wall_s": "seconds of the whole cpwords.solve call (solve and check)",
+    "solve_s": "seconds of the solve: preparing, searching and building the result",
+    "check_s": "seconds of the independent re-check of the answers",
+    "prepare_s": "seconds spent preparing the problem (dictionary, word tables, shapes, indexes)",
+    "search_s": "seconds spent in the engine's search",
+    "solver_s": "seconds reported by the external solver (CP-SAT or PySAT) itself",
+    "solver_calls": "number of external solver calls",
+    "conflicts": "CP-SAT / SAT conflicts",
+    "branches": "CP-SAT branches",
+    "nodes": "nodes of a native search tree",
+    "seed": "the seed of every random choice",
+    "seed_fresh": "True when the seed was drawn because none was given",
+    "dictionary": "the dictionary, as the spec names it",
+    "raw_count": "answers counted without symmetry breaking (counting tasks)",
+    "method": "how a count was obtained (sum-product, inclusion-exclusion, enumeration …)",
+    "workers": "processes or solver threads used",
+    "stopped": "why the search stopped early (time_limit, interrupted, limit, memory)",
+}
+
+
+def _standard_message(status: Status, found: Found, what: str, infeasible: str) -> str | None:
+    if status is Status.INFEASIBLE:
+        return infeasible
+    if status is Status.OPTIMAL:
+        return None
+    reason = found.stopped or "time_limit"
+    cause = {"time_limit": "the time limit was reached", "interrupted": "the search was interrupted",
+             "memory": "the memory budget was reached"}.get(reason)
+    if status is Status.UNKNOWN:
+        return f"{cause or 'the search stopped'} before any {what} was found"
+    if reason == "limit":
+        return f"listing stopped at the limit of {len(found.answers):,} {what}s"
+    if found.count is not None:
+        return f"{cause}: the count is a lower bound"
+    return f"{cause}: the {what} shown is the best found, not proved best"

@@ -1,43 +1,115 @@
 """Puzzle specifications: pydantic models read from YAML.
 
 Every puzzle kind defines one spec class (in ``cpwords/puzzles/<kind>/spec.py``) deriving from
-:class:`BaseSpec`, with ``kind`` as a ``Literal``. The kind selects the class; unknown fields are
-errors. YAML is read with the safe loader, guarded against oversized and alias-bomb documents, and
-every error names the file, the line when known, the field path and the value, in one line.
+:class:`BaseSpec`, with ``kind`` as a ``Literal``. The kind selects the class through the registry
+(:mod:`cpwords.puzzles`); unknown fields are errors; the engine is checked against the kind's
+capability table for the task. YAML is read with the safe loader, guarded against oversized,
+deeply nested and alias-bomb documents, and every error names the file, the line when known, the
+field path and the value, in one line.
+
+Shared field types: :class:`DictionaryRef` (which words), :data:`FileRef` and :data:`ShapeRef`
+(a file, or a shipped name or a file, resolved against the puzzle file's folder at validation)
+and :func:`letters` (one validator for letters a-z in every kind).
 
 Example
 -------
->>> spec = loads_spec("kind: ladder\\nstart: cat\\ntarget: dog\\n")  # doctest: +SKIP
->>> spec.start
-'cat'
+>>> spec = loads_spec("kind: ladder\\nstart: cat\\ntarget: dog\\n")
+>>> spec.start, spec.engine
+('cat', 'native')
 """
 
 from __future__ import annotations
 
-import importlib
+import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import yaml
 from pydantic import (
+    AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     ValidationInfo,
-    field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
+from cpwords import puzzles
 from cpwords.errors import InputError
-from cpwords.puzzles import KINDS
+from cpwords.files import MAX_FILE_BYTES, read_text
 
-#: kind name -> module holding its spec class (named ``SPEC`` in that module).
-KIND_MODULES: dict[str, str] = {kind: package + ".spec" for kind, package in KINDS.items()}
-
-MAX_YAML_BYTES = 4 * 1024 * 1024
+MAX_YAML_BYTES = MAX_FILE_BYTES
 MAX_YAML_NODES = 500_000
+MAX_YAML_DEPTH = 100
+
+#: The letters every kind accepts (a dictionary may bring others; the kinds' fields do not).
+ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+def field_error(field: str, message: str, value: Any = None) -> PydanticCustomError:
+    """A validation error raised by a model-level check that belongs to one field.
+
+    The error is reported as if the field itself had failed (its path, its YAML line, its value),
+    so that model validators can blame ``engine`` or ``sides`` and not the whole puzzle.
+    """
+    return PydanticCustomError("field_error", message, {"field": field, "value": value})
+
+
+def letters(value: str, *, what: str = "a word", allow: str = "") -> str:
+    """``value`` lowercased and stripped, or a ValueError saying which character is not a-z.
+
+    >>> letters(" Cat ")
+    'cat'
+    >>> letters("ca7", what="side 2")
+    Traceback (most recent call last):
+    ...
+    ValueError: side 2 'ca7' holds '7'; use letters a-z only
+    """
+    text = str(value).strip().lower()
+    for ch in text:
+        if ch not in ALPHABET and ch not in allow:
+            extra = f" and {', '.join(repr(c) for c in allow)}" if allow else ""
+            raise ValueError(f"{what} {text!r} holds {ch!r}; use letters a-z{extra} only")
+    return text
+
+
+# ---------------------------------------------------------------- files named in specs
+
+
+def _looks_like_file(text: str) -> bool:
+    return "/" in text or "\\" in text or text.endswith((".yaml", ".yml", ".txt"))
+
+
+def _resolve_file(value: Path, info: ValidationInfo) -> Path:
+    context = info.context or {}
+    if context.get("allow_files") is False:
+        raise PydanticCustomError(
+            "file_refused", "files cannot be named here; use a built-in name or inline data")
+    value = value.expanduser()
+    base = context.get("base_dir")
+    if not value.is_absolute() and base is not None:
+        value = Path(base) / value
+    return value
+
+
+def _file_or_name(value: Any) -> Any:
+    if isinstance(value, str) and _looks_like_file(value):
+        return Path(value)
+    return value
+
+
+#: A file a spec names: resolved against the folder of the YAML file that names it, at validation.
+#: Refused when validation runs with ``context={"allow_files": False}`` (the web server).
+FileRef = Annotated[Path, AfterValidator(_resolve_file)]
+
+#: A shipped shape by name (a ``str``) or a shape file (a resolved :data:`FileRef`): a value with a
+#: ``/`` or ending in ``.yaml`` / ``.yml`` is a file.
+ShapeRef = Annotated[str | FileRef, BeforeValidator(_file_or_name)]
 
 
 class StrictModel(BaseModel):
@@ -55,7 +127,7 @@ class DictionaryRef(StrictModel):
 
     name: str | None = None
     """Built-in dictionary name, e.g. ``scowl-70``, ``scowl-british-50``, ``common-10k``."""
-    path: Path | None = None
+    path: FileRef | None = None
     """A word-list file: one word a line, ``#`` starts a comment. Relative to the YAML file's folder."""
     words: list[str] | None = None
     """Inline words (any case)."""
@@ -74,17 +146,6 @@ class DictionaryRef(StrictModel):
         if isinstance(data, str):
             return {"name": data}
         return data
-
-    @field_validator("path")
-    @classmethod
-    def _resolve_path(cls, value: Path | None, info: ValidationInfo) -> Path | None:
-        if value is None:
-            return None
-        base = (info.context or {}).get("base_dir")
-        value = value.expanduser()
-        if not value.is_absolute() and base is not None:
-            value = Path(base) / value
-        return value
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> DictionaryRef:
@@ -117,7 +178,8 @@ class DictionaryRef(StrictModel):
 
 
 class BaseSpec(StrictModel):
-    """Fields every puzzle kind shares. Each kind adds its own and narrows ``kind`` and ``engine``."""
+    """Fields every puzzle kind shares. Each kind adds its own, narrows ``kind`` and declares
+    ``engine`` (``None``: the default engine of the task) and ``task``."""
 
     kind: str
     """The puzzle kind; selects the model (see ``cpwords schema``)."""
@@ -128,35 +190,58 @@ class BaseSpec(StrictModel):
     time_limit: float | None = Field(default=None, gt=0)
     """Stop after this many seconds and report the best answer found so far."""
     workers: int | None = Field(default=None, ge=1)
-    """Parallel workers for engines that can use them (CP-SAT); default: the engine's choice."""
+    """Parallel workers for engines that can use them; capped at the machine's cores. Default: the engine's choice."""
 
+    _source: str | None = PrivateAttr(default=None)
 
-def register_kind(kind: str, module: str) -> None:
-    """Declare that ``module`` defines ``SPEC``, the spec class of ``kind``."""
-    KIND_MODULES[kind] = module
+    if TYPE_CHECKING:
+        engine: str
+        task: str
+
+    @model_validator(mode="after")
+    def _engine_performs_task(self) -> BaseSpec:
+        kind = puzzles.kinds().get(self.kind)
+        if kind is None:
+            return self
+        task = self.task
+        engine = getattr(self, "engine", None)
+        if engine is None:
+            object.__setattr__(self, "engine", kind.default_engine(task))
+        elif not kind.supports(engine, task):
+            able = kind.engines_for(task)
+            raise field_error(
+                "engine", f"engine {engine!r} cannot do task {task!r}; "
+                          f"engine{'s' if len(able) > 1 else ''} that can: {', '.join(able)}", engine)
+        return self
+
+    @property
+    def source(self) -> str | None:
+        """The file (or ``command line``, ``<string>``) this spec was read from."""
+        return self._source
 
 
 def spec_class(kind: str) -> type[BaseSpec]:
     """The spec class of a kind; raises InputError naming the known kinds."""
-    if kind not in KIND_MODULES:
-        raise InputError(
-            f"unknown puzzle kind; known kinds: {', '.join(sorted(KIND_MODULES)) or 'none yet'}",
-            field="kind",
-            value=kind,
-        )
-    return importlib.import_module(KIND_MODULES[kind]).SPEC
+    return puzzles.get(kind).spec_class()
 
 
 def all_spec_classes() -> list[type[BaseSpec]]:
-    """Spec classes of every registered kind, in registration order."""
-    return [spec_class(k) for k in KIND_MODULES]
+    """Spec classes of every registered kind, in registry order."""
+    return [k.spec_class() for k in puzzles.kinds().values()]
 
 
 # ---------------------------------------------------------------- YAML in
 
 
 class _Loader(yaml.SafeLoader):
-    """Safe loader; a separate class so that nothing we add leaks into PyYAML's."""
+    """Safe loader that reads dates as text (``title: 2024-13-45`` is a title, not a bad date);
+    a separate class so that nothing we change leaks into PyYAML's."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 
 
 def _expanded_size(node: yaml.Node, memo: dict[int, int], depth: int = 0) -> int:
@@ -164,8 +249,8 @@ def _expanded_size(node: yaml.Node, memo: dict[int, int], depth: int = 0) -> int
     key = id(node)
     if key in memo:
         return memo[key]
-    if depth > 200:
-        raise InputError("the YAML document is nested too deeply")
+    if depth > MAX_YAML_DEPTH:
+        raise InputError(f"the YAML document is nested more than {MAX_YAML_DEPTH} levels deep")
     size = 1
     if isinstance(node, yaml.SequenceNode):
         size += sum(_expanded_size(child, memo, depth + 1) for child in node.value)
@@ -217,6 +302,10 @@ def _validation_to_input_error(
     # Pydantic adds the names of wrapper validators (e.g. 'function-after[...]') to loc.
     loc = [s for s in first["loc"] if not (isinstance(s, str) and "[" in s and "]" in s)]
     message = first["msg"]
+    if first["type"] == "field_error":
+        ctx = first.get("ctx") or {}
+        loc = [*loc, *_split_field(ctx.get("field", ""))]
+        first = {**first, "input": ctx.get("value")}
     if first["type"] == "value_error":
         message = message.removeprefix("Value error, ")
     elif first["type"] == "extra_forbidden":
@@ -231,6 +320,14 @@ def _validation_to_input_error(
     return InputError(
         message, source=source, field=_field_path(loc) or None, line=_line_of(node, loc), **kwargs
     )
+
+
+def _split_field(path: str) -> list[Any]:
+    """``"suffixes.c1"`` / ``"sides[2]"`` -> loc steps."""
+    out: list[Any] = []
+    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
+        out.append(int(part[1:-1]) if part.startswith("[") else part)
+    return out
 
 
 def _allowed_fields(cls: type[BaseModel], parent: list[Any]) -> list[str]:
@@ -255,8 +352,12 @@ def parse_spec(
     source: str | None = None,
     base_dir: Path | None = None,
     node: yaml.Node | None = None,
+    allow_files: bool = True,
 ) -> BaseSpec:
-    """Validate one YAML document (already parsed to Python data) into the spec of its kind."""
+    """Validate one YAML document (already parsed to Python data) into the spec of its kind.
+
+    ``allow_files=False`` refuses every field that names a file (for specs from the web).
+    """
     line = node.start_mark.line + 1 if node is not None else None
     if not isinstance(data, dict):
         raise InputError(
@@ -267,7 +368,7 @@ def parse_spec(
         )
     if "kind" not in data:
         raise InputError(
-            f"field 'kind' is missing; known kinds: {', '.join(sorted(KIND_MODULES))}",
+            f"field 'kind' is missing; known kinds: {', '.join(puzzles.kinds())}",
             source=source,
             line=line,
         )
@@ -277,21 +378,28 @@ def parse_spec(
     except InputError as exc:
         raise exc.located(source=source, line=_line_of(node, ["kind"])) from None
     try:
-        spec = cls.model_validate(data, context={"base_dir": base_dir, "source": source})
+        spec = cls.model_validate(data, context={"base_dir": base_dir, "source": source,
+                                                 "allow_files": allow_files})
     except ValidationError as exc:
         raise _validation_to_input_error(exc, cls, source, node) from None
     except InputError as exc:
         raise exc.located(source=source, line=line) from None
-    spec._source = source  # type: ignore[attr-defined]
+    except RecursionError:
+        raise InputError("the puzzle is nested too deeply", source=source, line=line) from None
+    spec._source = source
     return spec
 
 
-def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = None) -> list[BaseSpec]:
+def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = None,
+                allow_files: bool = True) -> list[BaseSpec]:
     """Every puzzle of a YAML text (documents separated by ``---`` form a batch)."""
     if len(text.encode("utf-8", "replace")) > MAX_YAML_BYTES:
         raise InputError(f"the YAML text is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB", source=source)
+    text = text.removeprefix("\ufeff")
     try:
         nodes = [n for n in yaml.compose_all(text, Loader=_Loader) if n is not None]
+    except RecursionError:
+        raise InputError("the YAML document is nested too deeply", source=source) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -310,13 +418,14 @@ def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = 
             data = _Loader(text).construct_document(node)
         except yaml.YAMLError as exc:
             raise InputError(f"not valid YAML: {exc}", source=source) from None
-        specs.append(parse_spec(data, source=source, base_dir=base_dir, node=node))
+        specs.append(parse_spec(data, source=source, base_dir=base_dir, node=node, allow_files=allow_files))
     return specs
 
 
-def loads_spec(text: str, *, source: str = "<string>", base_dir: Path | None = None) -> BaseSpec:
+def loads_spec(text: str, *, source: str = "<string>", base_dir: Path | None = None,
+               allow_files: bool = True) -> BaseSpec:
     """The single puzzle of a YAML text; a batch of several is an error here."""
-    specs = loads_specs(text, source=source, base_dir=base_dir)
+    specs = loads_specs(text, source=source, base_dir=base_dir, allow_files=allow_files)
     if len(specs) != 1:
         raise InputError(f"expected one puzzle, found {len(specs)}", source=source)
     return specs[0]
@@ -324,18 +433,7 @@ def loads_spec(text: str, *, source: str = "<string>", base_dir: Path | None = N
 
 def _read(path: str | Path) -> tuple[str, str, Path]:
     p = Path(path)
-    try:
-        if p.is_dir():
-            raise InputError("is a folder, not a YAML file", source=str(p))
-        if p.stat().st_size > MAX_YAML_BYTES:
-            raise InputError(f"file is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB", source=str(p))
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", source=str(p)) from None
-    except UnicodeDecodeError:
-        raise InputError("not a UTF-8 text file", source=str(p)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source=str(p)) from None
+    text = read_text(p, what="puzzle file", max_bytes=MAX_YAML_BYTES)
     return text, str(p), p.resolve().parent
 
 

@@ -1,66 +1,37 @@
 """Independent checkers: re-check an answer from the puzzle's rules alone.
 
-Each kind registers one checker (in ``cpwords/puzzles/<kind>/check.py``, which must not import
-that kind's solvers). A checker takes the spec and one solution and returns the list of rule
-violations it finds (empty when the answer is right).
+Each kind's descriptor names its checker (``cpwords/puzzles/<kind>/check.py``, which imports
+nothing of that kind's solvers). A checker takes the spec and one solution and returns the list
+of rule violations it finds (empty when the answer is right).
 
->>> problems = check(spec, result)  # doctest: +SKIP
->>> assert not problems, problems
+>>> import cpwords
+>>> spec = cpwords.loads("kind: ladder\\nstart: cold\\ntarget: warm\\nseed: 3\\n")
+>>> check(spec, cpwords.solve(spec, check=False))
+[]
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-
+from cpwords import puzzles
 from cpwords.results import Result, Solution
 from cpwords.specs import BaseSpec
-
-Checker = Callable[[BaseSpec, Solution], list[str]]
-
-_CHECKERS: dict[str, Checker] = {}
 
 
 class VerificationError(AssertionError):
     """An answer broke the puzzle's rules: a bug in the engine that produced it."""
 
 
-def register(kind: str) -> Callable[[Checker], Checker]:
-    """Decorator: make ``fn`` the checker of ``kind``."""
-
-    def decorate(fn: Checker) -> Checker:
-        _CHECKERS[kind] = fn
-        return fn
-
-    return decorate
-
-
-def checker(kind: str) -> Checker | None:
-    """The checker of ``kind`` (importing the kind's ``check`` module on first use)."""
-    if kind not in _CHECKERS:
-        from cpwords.puzzles import KINDS
-
-        if kind in KINDS:
-            try:
-                importlib.import_module(KINDS[kind] + ".check")
-            except ModuleNotFoundError:
-                return None
-    return _CHECKERS.get(kind)
-
-
 def check_solution(spec: BaseSpec, solution: Solution) -> list[str]:
     """Rule violations of one solution (empty list: it is right)."""
-    fn = checker(spec.kind)
-    if fn is None:
-        raise VerificationError(f"no checker registered for kind {spec.kind!r}")
-    return fn(spec, solution)
+    return puzzles.get(spec.kind).check(spec, solution)
 
 
 def check(spec: BaseSpec, result: Result) -> list[str]:
     """Rule violations of every solution of a result, each prefixed with its index."""
+    kind = puzzles.get(spec.kind)
     problems = []
     for i, solution in enumerate(result.solutions):
-        problems.extend(f"solution {i + 1}: {p}" for p in check_solution(spec, solution))
+        problems.extend(f"solution {i + 1}: {p}" for p in kind.check(spec, solution))
     return problems
 
 

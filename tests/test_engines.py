@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from cpwords.engines import cpsat, sat
+from cpwords.engines.budget import Budget
 from cpwords.results import Status
 
 QUEENS = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92}
@@ -18,10 +19,10 @@ QUEENS = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92}
 
 def queens_cpsat(n: int) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
     model = cp_model.CpModel()
-    q = [model.NewIntVar(0, n - 1, f"q{i}") for i in range(n)]
-    model.AddAllDifferent(q)
-    model.AddAllDifferent([q[i] + i for i in range(n)])
-    model.AddAllDifferent([q[i] - i for i in range(n)])
+    q = [model.new_int_var(0, n - 1, f"q{i}") for i in range(n)]
+    model.add_all_different(q)
+    model.add_all_different([q[i] + i for i in range(n)])
+    model.add_all_different([q[i] - i for i in range(n)])
     return model, q
 
 
@@ -42,52 +43,52 @@ def queens_sat(n: int) -> tuple[sat.CnfModel, list[int]]:
 @pytest.mark.parametrize("n", sorted(QUEENS))
 def test_queens_counts_agree_with_known_figures(n: int) -> None:
     model, q = queens_cpsat(n)
-    found = cpsat.enumerate_solutions(model, q, keep=True)
+    found = cpsat.enumerate_solutions(model, q, Budget(), keep=True)
     assert found.count == QUEENS[n]
     assert found.complete
     assert found.status == (Status.OPTIMAL if QUEENS[n] else Status.INFEASIBLE)
     assert len({tuple(s) for s in found.solutions}) == QUEENS[n]
     m, x = queens_sat(n)
-    assert sat.enumerate_models(m, x).count == QUEENS[n]
+    assert sat.enumerate_models(m, x, Budget()).count == QUEENS[n]
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
 def test_permutations_are_counted_by_both_helpers(n: int) -> None:
     model = cp_model.CpModel()
-    xs = [model.NewIntVar(0, n - 1, f"x{i}") for i in range(n)]
-    model.AddAllDifferent(xs)
-    assert cpsat.enumerate_solutions(model, xs).count == math.factorial(n)
+    xs = [model.new_int_var(0, n - 1, f"x{i}") for i in range(n)]
+    model.add_all_different(xs)
+    assert cpsat.enumerate_solutions(model, xs, Budget()).count == math.factorial(n)
     m = sat.CnfModel()
     v = {(i, j): m.var((i, j)) for i in range(n) for j in range(n)}
     for i in range(n):
         m.exactly_one([v[i, j] for j in range(n)])
         m.exactly_one([v[j, i] for j in range(n)])
     # Projection on all variables; auxiliary variables of the encodings must not multiply counts.
-    assert sat.enumerate_models(m, list(v.values())).count == math.factorial(n)
+    assert sat.enumerate_models(m, list(v.values()), Budget()).count == math.factorial(n)
 
 
 def test_enumeration_limit_and_callback_stop() -> None:
     model, q = queens_cpsat(8)
-    limited = cpsat.enumerate_solutions(model, q, limit=5)
+    limited = cpsat.enumerate_solutions(model, q, Budget(), limit=5)
     assert (limited.count, limited.complete, limited.status) == (5, False, Status.FEASIBLE)
     seen = []
-    stopped = cpsat.enumerate_solutions(model, q, on_solution=lambda s: seen.append(s) or len(seen) < 3)
+    stopped = cpsat.enumerate_solutions(model, q, Budget(), on_solution=lambda s: seen.append(s) or len(seen) < 3)
     assert stopped.count == 3 and not stopped.complete
     m, x = queens_sat(8)
-    assert sat.enumerate_models(m, x, limit=7).count == 7
-    assert sat.enumerate_models(m, x, on_model=lambda s: False).count == 1
+    assert sat.enumerate_models(m, x, Budget(), limit=7).count == 7
+    assert sat.enumerate_models(m, x, Budget(), on_model=lambda s: False).count == 1
 
 
 def test_cpsat_optimise_and_infeasible() -> None:
     model = cp_model.CpModel()
-    x = model.NewIntVar(0, 10, "x")
-    y = model.NewIntVar(0, 10, "y")
-    model.Add(x + 2 * y >= 7)
-    model.Minimize(x + y)
-    out = cpsat.solve(model, workers=1, seed=3)
+    x = model.new_int_var(0, 10, "x")
+    y = model.new_int_var(0, 10, "y")
+    model.add(x + 2 * y >= 7)
+    model.minimize(x + y)
+    out = cpsat.solve(model, Budget(), workers=1, seed=3)
     assert out.status == Status.OPTIMAL and out.objective == 4
-    model.Add(x + y <= 3)
-    assert cpsat.solve(model).status == Status.INFEASIBLE
+    model.add(x + y <= 3)
+    assert cpsat.solve(model, Budget()).status == Status.INFEASIBLE
 
 
 def test_sat_time_limit_interrupts_hard_instance() -> None:
@@ -99,7 +100,7 @@ def test_sat_time_limit_interrupts_hard_instance() -> None:
     for h in range(10):
         for i, j in itertools.combinations(range(11), 2):
             m.add([-p[i, h], -p[j, h]])
-    out = sat.solve(m, time_limit=0.2)
+    out = sat.solve(m, Budget(0.2))
     assert out.status == Status.UNKNOWN
 
 
@@ -124,16 +125,16 @@ def test_minimum_vertex_cover_agrees_across_helpers_and_brute_force(case: tuple[
     x = [m.var(i) for i in range(n)]
     for a, b in edges:
         m.add([x[a], x[b]])
-    out, best = sat.minimise_count(m, x)
+    out, best = sat.minimise_count(m, x, Budget())
     assert out.status == Status.OPTIMAL and best == expected
     assert all(out.is_true(x[a]) or out.is_true(x[b]) for a, b in edges)
     # CP-SAT: objective
     model = cp_model.CpModel()
-    y = [model.NewBoolVar(f"y{i}") for i in range(n)]
+    y = [model.new_bool_var(f"y{i}") for i in range(n)]
     for a, b in edges:
-        model.AddBoolOr([y[a], y[b]])
-    model.Minimize(sum(y))
-    res = cpsat.solve(model, workers=1)
+        model.add_bool_or([y[a], y[b]])
+    model.minimize(sum(y))
+    res = cpsat.solve(model, Budget(), workers=1)
     assert res.status == Status.OPTIMAL and res.objective == expected
 
 
@@ -148,7 +149,7 @@ def test_lex_leq_on_order_encoded_integers(length: int, size: int) -> None:
         m.exactly_one(row)
     m.lex_leq([m.order_literals(r) for r in X], [m.order_literals(r) for r in Y])
     projection = [v for row in X + Y for v in row]
-    found = sat.enumerate_models(m, projection)
+    found = sat.enumerate_models(m, projection, Budget())
     expected = sum(1 for a in itertools.product(range(size), repeat=length)
                    for b in itertools.product(range(size), repeat=length) if a <= b)
     assert found.count == expected
@@ -162,8 +163,113 @@ def test_cardinality_building_blocks() -> None:
     m = sat.CnfModel()
     x = [m.var(i) for i in range(6)]
     m.exactly_k(x, 2)
-    assert sat.enumerate_models(m, x).count == math.comb(6, 2)
+    assert sat.enumerate_models(m, x, Budget()).count == math.comb(6, 2)
     m = sat.CnfModel()
     x = [m.var(i) for i in range(5)]
     m.at_least_k(x, 4)
-    assert sat.enumerate_models(m, x).count == math.comb(5, 4) + 1
+    assert sat.enumerate_models(m, x, Budget()).count == math.comb(5, 4) + 1
+
+
+@pytest.mark.parametrize("length", [1, 2, 3])
+@pytest.mark.parametrize("size", [2, 3])
+def test_cpsat_lex_leq_admits_exactly_the_lex_ordered_pairs(length: int, size: int) -> None:
+    """The CP-SAT lex_leq against brute force, with every helper boolean fixed by the values
+    (otherwise enumeration would count helper assignments, not pairs)."""
+    model = cp_model.CpModel()
+    xs = [model.new_int_var(0, size - 1, f"x{i}") for i in range(length)]
+    ys = [model.new_int_var(0, size - 1, f"y{i}") for i in range(length)]
+    cpsat.lex_leq(model, list(zip(xs, ys, strict=True)), "t")
+    found = cpsat.enumerate_solutions(model, xs + ys, Budget())
+    expected = {(a, b) for a in itertools.product(range(size), repeat=length)
+                for b in itertools.product(range(size), repeat=length) if a <= b}
+    assert found.count == len(expected)
+    assert {(tuple(v[:length]), tuple(v[length:])) for v in found.solutions} == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["square4", "ring", "line"]), st.integers(2, 3))
+def test_cpsat_lex_leaders_are_one_per_orbit(shape: str, size: int) -> None:
+    """lex_leader_constraints keep exactly the canonical forms of a computed symmetry group."""
+    from cpwords.geometry import canonical_form, point_symmetries
+
+    points = {"square4": [(0, 0), (0, 1), (1, 0), (1, 1)], "ring": [(0, 0), (0, 2), (2, 0), (2, 2), (1, 1)],
+              "line": [(0, 0), (0, 1), (0, 2)]}[shape]
+    group = point_symmetries(points)
+    model = cp_model.CpModel()
+    xs = [model.new_int_var(0, size - 1, f"x{i}") for i in range(len(points))]
+    cpsat.lex_leader_constraints(model, xs, group)
+    found = cpsat.enumerate_solutions(model, xs, Budget())
+    leaders = {canonical_form(v, group) for v in itertools.product(range(size), repeat=len(points))}
+    assert {tuple(v) for v in found.solutions} == leaders
+
+
+def test_budget_reads_and_children() -> None:
+    b = Budget(10)
+    assert 9 < b.left() <= 10 and not b.expired()
+    child = b.child(0.0)
+    assert child.expired() and child.reason == "time_limit" and not b.expired()
+    assert Budget(float("inf")).left() is None and Budget(1e30).left() is None
+    b.stop("interrupted")
+    assert b.child(5).expired() and b.child(5).stopped
+
+
+def test_budget_travels_to_other_processes_with_its_deadline() -> None:
+    import pickle
+
+    b = Budget(0.5)
+    copy = pickle.loads(pickle.dumps(b))
+    assert copy.deadline == b.deadline and not copy.stopped
+
+
+def test_stop_request_reaches_a_running_cpsat_search() -> None:
+    """A stop from another thread (what Ctrl-C does) ends a hard CP-SAT search at once."""
+    import threading
+    import time
+
+    model = cp_model.CpModel()
+    n = 13  # pigeonhole 13 into 12: unsatisfiable and slow to prove
+    x = [[model.new_bool_var(f"p{i}_{h}") for h in range(n - 1)] for i in range(n)]
+    for i in range(n):
+        model.add_exactly_one(x[i])
+    for h in range(n - 1):
+        model.add_at_most_one(x[i][h] for i in range(n))
+    budget = Budget()
+    threading.Timer(0.3, budget.stop).start()
+    t0 = time.monotonic()
+    out = cpsat.solve(model, budget, workers=2, parameters={"symmetry_level": 0, "cp_model_presolve": False})
+    assert out.status == Status.UNKNOWN and out.stopped == "interrupted"
+    assert time.monotonic() - t0 < 5  # a generous bound: without the stop it runs for minutes
+
+
+def test_stop_request_reaches_a_running_sat_search() -> None:
+    import threading
+
+    m = sat.CnfModel()
+    p = {(i, h): m.var((i, h)) for i in range(12) for h in range(11)}
+    for i in range(12):
+        m.at_least_one([p[i, h] for h in range(11)])
+    for h in range(11):
+        for i, j in itertools.combinations(range(12), 2):
+            m.add([-p[i, h], -p[j, h]])
+    budget = Budget()
+    threading.Timer(0.3, budget.stop).start()
+    out = sat.solve(m, budget)
+    assert out.status == Status.UNKNOWN and out.stopped == "interrupted"
+
+
+def test_increasing_k_finds_the_first_satisfiable_size_and_stops_with_the_budget() -> None:
+    from cpwords.engines.minimum import increasing_k
+
+    calls = []
+
+    def solve_k(k: int, budget: Budget) -> tuple[Status, str | None, dict]:
+        calls.append(k)
+        return (Status.OPTIMAL, f"k={k}", {"solver_s": 0.5}) if k >= 3 else (Status.INFEASIBLE, None, {"solver_s": 0.5})
+
+    m = increasing_k(range(1, 6), solve_k, Budget())
+    assert (m.k, m.answer, m.complete, calls, m.stats["solver_s"]) == (3, "k=3", True, [1, 2, 3], 1.5)
+    none = increasing_k(range(1, 3), solve_k, Budget())
+    assert none.k is None and none.complete
+    spent = Budget()
+    spent.stop()
+    assert increasing_k(range(1, 6), solve_k, spent).stopped == "interrupted"

@@ -100,14 +100,14 @@ def test_example_cold_warm_subprocess():
 
 
 def test_dict_groups(word_file, capsys):
-    assert main(["dict", "groups", word_file, "--length", "4"]) == 0
+    assert main(["ladder", "--groups", "4", "--dict", word_file]) == 0
     out = capsys.readouterr().out
     assert "12 words, 13 links, 3 groups" in out  # {cold ... corm}, {cool, pool}, {zzzz}
     assert "Largest 3 groups" in out
 
 
 def test_dict_groups_bad_length(word_file, capsys):
-    assert main(["dict", "groups", word_file, "--length", "9"]) == 2
+    assert main(["ladder", "--groups", "9", "--dict", word_file]) == 2
     assert "no word of 9 letters" in capsys.readouterr().err
 
 

@@ -248,4 +248,4 @@ def test_cli_dict(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = _run(["dict", "info", "cot", "--dict", str(path)], capsys)
     assert code == 0
     code, _, err = _run(["dict", "info", str(tmp_path / "missing.txt")], capsys)
-    assert code == 2 and "unknown dictionary" in err
+    assert code == 2 and "no such word-list file" in err

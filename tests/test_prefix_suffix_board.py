@@ -17,7 +17,7 @@ from cpwords.errors import InputError
 from cpwords.geometry import canonical_form
 from cpwords.puzzles.prefix_suffix_board.counting import count_colourings
 from cpwords.puzzles.prefix_suffix_board.problem import build_problem
-from cpwords.puzzles.prefix_suffix_board.spec import SPEC
+from cpwords.puzzles.prefix_suffix_board.spec import PrefixSuffixBoardSpec as SPEC
 from cpwords.puzzles.prefix_suffix_board.tokens import playable_cuts
 from cpwords.results import Result, Status
 
@@ -34,11 +34,12 @@ def small_spec(words: list[str], **extra: object) -> SPEC:
 def brute_force(spec: SPEC) -> tuple[int, int]:
     """(boards modulo symmetry, raw boards): every board from a symmetry-free model, canonicalised."""
     from cpwords.engines import cpsat as engine
+    from cpwords.engines.budget import Budget
     from cpwords.puzzles.prefix_suffix_board.cpsat import build_model
 
     problem = build_problem(spec)
     model, xs = build_model(problem, None)
-    en = engine.enumerate_solutions(model, xs)
+    en = engine.enumerate_solutions(model, xs, Budget())
     assert en.complete
     forms = {canonical_form(x, problem.layout.group) for x in en.solutions}
     return len(forms), en.count

@@ -18,7 +18,7 @@ from cpwords.cli import main
 from cpwords.puzzles.word_grid.count import count_grids, set_partitions  # noqa: E402
 from cpwords.puzzles.word_grid.native_tasks import enumerate_grids  # noqa: E402
 from cpwords.puzzles.word_grid.problem import prepare  # noqa: E402
-from cpwords.puzzles.word_grid.spec import SPEC  # noqa: E402
+from cpwords.puzzles.word_grid.spec import WordGridSpec as SPEC  # noqa: E402
 from cpwords.puzzles.word_grid.unscramble import swaps_of  # noqa: E402
 from cpwords.results import Result, Status
 
@@ -54,7 +54,7 @@ def test_engines_agree_on_counts(ring: str, words: list[str], distinct: bool) ->
     spec = spec_of(shape=ring, dictionary={"words": words}, task="count", distinct_words=distinct)
     problem = prepare(spec)
     formula = count_grids(problem)
-    _, count, raw, complete, _ = enumerate_grids(problem, None, keep=False)
+    _, count, raw, complete, _ = enumerate_grids(problem, keep=False)
     assert complete and (formula.raw, formula.modulo_symmetry) == (raw, count)
     for engine in ("cpsat", "sat", "native"):
         result = cpwords.solve(spec, engine=engine)
@@ -81,7 +81,7 @@ def test_burnside_with_symmetric_grids(tmp_path: Path, distinct: bool) -> None:
     spec = spec_of(shape=str(shape), dictionary={"words": TWO}, task="count", distinct_words=distinct)
     problem = prepare(spec)
     formula = count_grids(problem)
-    _, count, raw, complete, _ = enumerate_grids(problem, None, keep=False)
+    _, count, raw, complete, _ = enumerate_grids(problem, keep=False)
     assert complete and (formula.raw, formula.modulo_symmetry) == (raw, count)
     assert (formula.fixed_points["transpose"] > 0) == (not distinct)
     for engine in ("cpsat", "sat", "native"):
@@ -106,7 +106,7 @@ def test_sum_product_equals_enumeration_on_gridle_subsample() -> None:
     for distinct in (True, False):
         problem = prepare(spec_of(dictionary={"words": words}, distinct_words=distinct))
         formula = count_grids(problem)
-        _, count, raw, complete, _ = enumerate_grids(problem, None, keep=False)
+        _, count, raw, complete, _ = enumerate_grids(problem, keep=False)
         assert complete and formula.raw == raw and formula.modulo_symmetry == count
         assert formula.raw == 2 * formula.modulo_symmetry - formula.fixed_points["transpose"]
 
@@ -178,7 +178,7 @@ def test_unscramble_is_minimal_by_brute_force(ring: str) -> None:
     words = THREE
     problem = prepare(spec_of(shape=ring, dictionary={"words": words}, distinct_words=True))
     problem.group = [g for g in problem.group if g.is_identity]
-    grids, *_ = enumerate_grids(problem, None)
+    grids, *_ = enumerate_grids(problem)
     assert grids
     movable = [i for i, (r, c) in enumerate(problem.cells) if (r + 1, c + 1) not in problem.shape.fixed]
     checked = 0

@@ -1,17 +1,21 @@
 """OR-Tools CP-SAT helpers, puzzle-agnostic.
 
 Puzzles build a ``cp_model.CpModel`` with OR-Tools' own idioms (named variables,
-``AddAllowedAssignments`` tables, ``AddAllDifferent``) and hand it here to be solved, optimised
-or enumerated under a time limit, a worker count and a seed. Statuses map onto
-:class:`cpwords.results.Status`.
+``add_allowed_assignments`` tables, ``add_all_different``) and hand it here to be solved,
+optimised or enumerated within the run's :class:`~cpwords.engines.budget.Budget`, with a worker
+count and a seed. Statuses map onto :class:`cpwords.results.Status`. A stop request on the budget
+(Ctrl-C, a cancelled job) reaches the running solver through ``stop_search``.
+
+Symmetry breaking: :func:`lex_leader_constraints` posts X ≤lex g·X for every element g of a
+symmetry group (one representative per orbit), with :func:`lex_leq`.
 
 Example
 -------
->>> from ortools.sat.python import cp_model
 >>> m = cp_model.CpModel()
->>> x = [m.NewIntVar(0, 2, f"x{i}") for i in range(3)]
->>> m.AddAllDifferent(x)
->>> enumerate_solutions(m, x).count
+>>> x = [m.new_int_var(0, 2, f"x{i}") for i in range(3)]
+>>> m.add_all_different(x)  # doctest: +ELLIPSIS
+<...>
+>>> enumerate_solutions(m, x, Budget()).count
 6
 """
 
@@ -20,10 +24,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ortools.sat.python import cp_model
 
+from cpwords.engines.budget import Budget
 from cpwords.results import Status
 
 _STATUS = {
@@ -35,25 +40,38 @@ _STATUS = {
 }
 
 
-def status_of(cp_status: int) -> Status:
+class Permutation(Protocol):
+    """A symmetry as a permutation of positions (see :class:`cpwords.geometry.Symmetry`)."""
+
+    name: str
+
+    @property
+    def is_identity(self) -> bool: ...
+
+    def source_indices(self) -> list[int]: ...
+
+
+def status_of(cp_status: Any) -> Status:
     """Our status for a CP-SAT status code."""
     return _STATUS[cp_status]
 
 
 def make_solver(
+    budget: Budget,
     *,
-    time_limit: float | None = None,
     workers: int | None = None,
     seed: int | None = None,
     randomize: bool = False,
     parameters: dict[str, Any] | None = None,
 ) -> cp_model.CpSolver:
-    """A CpSolver with our limits. ``randomize`` varies the search with ``seed`` (for generation);
-    ``parameters`` sets any other CP-SAT parameter by name (e.g. ``{"symmetry_level": 0}``)."""
+    """A CpSolver limited to what is left of ``budget``. ``randomize`` varies the search with
+    ``seed`` (for generation); ``parameters`` sets any other CP-SAT parameter by name (e.g.
+    ``{"symmetry_level": 0}``)."""
     solver = cp_model.CpSolver()
     p = solver.parameters
-    if time_limit is not None:
-        p.max_time_in_seconds = float(time_limit)
+    left = budget.left()
+    if left is not None:
+        p.max_time_in_seconds = max(0.0, left)
     if workers is not None:
         p.num_workers = int(workers)
     if seed is not None:
@@ -67,63 +85,80 @@ def make_solver(
 
 
 def solver_stats(solver: cp_model.CpSolver) -> dict[str, Any]:
-    """Engine figures worth reporting in ``Result.stats``."""
+    """Engine figures worth reporting in ``Result.stats`` (names from the stats vocabulary)."""
     return {
-        "solver_wall_s": round(solver.WallTime(), 6),
-        "conflicts": solver.NumConflicts(),
-        "branches": solver.NumBranches(),
+        "solver_s": round(solver.wall_time, 6),
+        "conflicts": solver.num_conflicts,
+        "branches": solver.num_branches,
     }
+
+
+def add_stats(total: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """Sum the figures of several solves into ``total`` (returns it)."""
+    for key, value in more.items():
+        total[key] = round(total.get(key, 0) + value, 6) if isinstance(value, float) else total.get(key, 0) + value
+    total["solver_calls"] = total.get("solver_calls", 0) + 1
+    return total
 
 
 @dataclass
 class Outcome:
-    """The end of one solve: our status, the solver (to read values) and its figures."""
+    """The end of one solve: our status, the solver (to read values), its figures, and why it
+    stopped early (``time_limit`` or ``interrupted``) when it did."""
 
     status: Status
     solver: cp_model.CpSolver
     stats: dict[str, Any]
     objective: float | None = None
+    stopped: str | None = None
 
     def value(self, expr: Any) -> int:
         """Value of an integer expression in the answer found."""
-        return int(self.solver.Value(expr))
+        return int(self.solver.value(expr))
 
 
 def solve(
     model: cp_model.CpModel,
+    budget: Budget,
     *,
-    time_limit: float | None = None,
     workers: int | None = None,
     seed: int | None = None,
     randomize: bool = False,
     parameters: dict[str, Any] | None = None,
 ) -> Outcome:
-    """Solve (or optimise, when the model has an objective) and report how it ended.
+    """Solve (or optimise, when the model has an objective) within ``budget``.
 
     Returns
     -------
     Outcome with status ``optimal`` (objective proved, or any answer of a model without one),
-    ``feasible`` (an answer, not proved best), ``infeasible`` or ``unknown`` (limit, no answer).
+    ``feasible`` (an answer, not proved best), ``infeasible`` or ``unknown`` (stopped, no answer).
     """
-    solver = make_solver(time_limit=time_limit, workers=workers, seed=seed, randomize=randomize,
-                         parameters=parameters)
-    code = solver.Solve(model)
+    solver = make_solver(budget, workers=workers, seed=seed, randomize=randomize, parameters=parameters)
+    if budget.expired():
+        return Outcome(Status.UNKNOWN, solver, {"solver_s": 0.0}, stopped=budget.reason)
+    with budget.interrupts(solver.stop_search):
+        code = solver.solve(model)
     status = status_of(code)
     objective = None
-    if status.solved and model.HasObjective():
-        objective = solver.ObjectiveValue()
-    return Outcome(status, solver, solver_stats(solver), objective)
+    if status.solved and model.has_objective():
+        objective = solver.objective_value
+    stopped = None
+    if status in (Status.FEASIBLE, Status.UNKNOWN):
+        stopped = budget.reason or "time_limit"
+    return Outcome(status, solver, solver_stats(solver), objective, stopped)
 
 
 @dataclass
 class Enumeration:
-    """The end of an enumeration: how many answers, whether all were seen, and the figures."""
+    """The end of an enumeration: how many answers, whether all were seen, the figures, why it
+    stopped early (``time_limit``, ``interrupted``, ``limit``) and the answers kept."""
 
     count: int
     complete: bool
     status: Status
     stats: dict[str, Any] = field(default_factory=dict)
     solutions: list[list[int]] = field(default_factory=list)
+    stopped: str | None = None
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -133,38 +168,44 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         on_solution: Callable[[list[int]], bool | None] | None,
         limit: int | None,
         keep: bool,
+        budget: Budget,
     ) -> None:
         super().__init__()
         self._variables = list(variables)
         self._on_solution = on_solution
         self._limit = limit
         self._keep = keep
+        self._budget = budget
         self.count = 0
-        self.stopped = False
+        self.stopped: str | None = None
         self.solutions: list[list[int]] = []
 
     def on_solution_callback(self) -> None:
-        values = [int(self.Value(v)) for v in self._variables]
+        values = [int(self.value(v)) for v in self._variables]
         self.count += 1
         if self._keep:
             self.solutions.append(values)
         stop = self._on_solution(values) is False if self._on_solution else False
         if stop or (self._limit is not None and self.count >= self._limit):
-            self.stopped = True
-            self.StopSearch()
+            self.stopped = "limit"
+            self.stop_search()
+        elif self._budget.expired():
+            self.stopped = self._budget.reason
+            self.stop_search()
 
 
 def enumerate_solutions(
     model: cp_model.CpModel,
     variables: Sequence[cp_model.IntVar],
+    budget: Budget,
     *,
     on_solution: Callable[[list[int]], bool | None] | None = None,
     limit: int | None = None,
-    time_limit: float | None = None,
     seed: int | None = None,
     keep: bool = True,
+    parameters: dict[str, Any] | None = None,
 ) -> Enumeration:
-    """Every solution of ``model``, each read as the values of ``variables``.
+    """Every solution of ``model`` within ``budget``, each read as the values of ``variables``.
 
     Parameters
     ----------
@@ -174,6 +215,8 @@ def enumerate_solutions(
         Stop after this many solutions.
     keep:
         Keep the solutions in ``Enumeration.solutions`` (turn off when only counting).
+    parameters:
+        Other CP-SAT parameters by name.
 
     Returns
     -------
@@ -186,18 +229,57 @@ def enumerate_solutions(
     "answers", every other variable must be fixed by ``variables`` (reify helper booleans both
     ways); otherwise one answer is counted once per free helper assignment.
     """
-    if model.HasObjective():
+    if model.has_objective():
         raise ValueError("enumerate_solutions needs a model without an objective")
-    solver = make_solver(time_limit=time_limit, workers=1, seed=seed)
+    solver = make_solver(budget, workers=1, seed=seed, parameters=parameters)
     solver.parameters.enumerate_all_solutions = True
-    collector = _Collector(variables, on_solution, limit, keep)
+    collector = _Collector(variables, on_solution, limit, keep, budget)
     t0 = time.perf_counter()
-    code = solver.Solve(model, collector)
+    if budget.expired():
+        return Enumeration(0, False, Status.UNKNOWN, {"search_s": 0.0}, [], budget.reason)
+    with budget.interrupts(solver.stop_search):
+        code = solver.solve(model, collector)
     status = status_of(code)
-    complete = status in (Status.OPTIMAL, Status.INFEASIBLE) and not collector.stopped
-    if collector.count and not complete:
-        status = Status.FEASIBLE
-    elif collector.count and complete:
-        status = Status.OPTIMAL
-    stats = solver_stats(solver) | {"enumerate_wall_s": round(time.perf_counter() - t0, 6)}
-    return Enumeration(collector.count, complete, status, stats, collector.solutions)
+    complete = status in (Status.OPTIMAL, Status.INFEASIBLE) and collector.stopped is None
+    stopped = None if complete else (collector.stopped or budget.reason or "time_limit")
+    status = Status.of_search(found=collector.count > 0, complete=complete)
+    stats = solver_stats(solver) | {"search_s": round(time.perf_counter() - t0, 6)}
+    return Enumeration(collector.count, complete, status, stats, collector.solutions, stopped)
+
+
+# ---------------------------------------------------------------- symmetry breaking
+
+
+def lex_leq(model: cp_model.CpModel, pairs: Sequence[tuple[Any, Any]], name: str) -> None:
+    """Post (a_0, a_1, …) ≤lex (b_0, b_1, …) for ``pairs`` = [(a_0, b_0), …]; ties are allowed.
+
+    ``eq_t`` ⇔ the first t+1 pairs are equal, so every helper boolean is fixed by the values
+    (an enumeration counts answers, not helper assignments). Pairs of the same variable compare
+    equal and are skipped.
+    """
+    equal_so_far = None
+    pairs = [(a, b) for a, b in pairs if a is not b]
+    for t, (a, b) in enumerate(pairs):
+        guard = [] if equal_so_far is None else [equal_so_far]
+        model.add(a <= b).only_enforce_if(guard)
+        if t == len(pairs) - 1:
+            break
+        eq = model.new_bool_var(f"{name}_eq{t}")
+        model.add(a == b).only_enforce_if(eq)
+        if equal_so_far is not None:
+            model.add_implication(eq, equal_so_far)
+        model.add(a + 1 <= b).only_enforce_if([*guard, eq.Not()])
+        equal_so_far = eq
+
+
+def lex_leader_constraints(model: cp_model.CpModel, xs: Sequence[Any], group: Sequence[Permutation],
+                           name: str = "lex") -> None:
+    """X ≤lex g·X for every non-identity g, where (g·X)[j] = X[g.source_indices()[j]]: only the
+    lex-leader of each orbit (its smallest image) satisfies them all."""
+    for g in group:
+        if g.is_identity:
+            continue
+        src = g.source_indices()
+        pairs = [(xs[j], xs[src[j]]) for j in range(len(xs)) if src[j] != j]
+        if pairs:
+            lex_leq(model, pairs, f"{name}_{g.name}")

@@ -1,19 +1,22 @@
 """PySAT helpers, puzzle-agnostic: CNF building blocks, cardinality encodings, solving under
-assumptions with a time limit, incremental minimisation of a count, and enumeration with
+assumptions within the run's budget, incremental minimisation of a count, and enumeration with
 blocking clauses projected on chosen variables.
+
+The budget's deadline and its stop switch (Ctrl-C, a cancelled job) reach a running solver
+through PySAT's ``interrupt``; solvers that cannot be interrupted (CaDiCaL) are only used
+where the caller accepts that.
 
 Example
 -------
 >>> m = CnfModel()
 >>> x = [m.var(("x", i)) for i in range(3)]
 >>> m.exactly_one(x)
->>> enumerate_models(m, x).count
+>>> enumerate_models(m, x, Budget()).count
 3
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -23,9 +26,12 @@ from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from cpwords.engines.budget import Budget
 from cpwords.results import Status
 
 DEFAULT_SOLVER = "glucose4"
+#: Solvers whose ``solve_limited`` cannot be interrupted (PySAT raises NotImplementedError).
+UNINTERRUPTIBLE = ("cadical103", "cadical153", "cadical195")
 
 
 class CnfModel:
@@ -166,43 +172,32 @@ class CnfModel:
 
 @dataclass
 class SatOutcome:
-    """The end of one SAT call: status and the set of true variables of the model found."""
+    """The end of one SAT call: status, the set of true variables of the model found, figures,
+    and why it stopped early (``time_limit``, ``interrupted``) when it did."""
 
     status: Status
     true_vars: set[int] = field(default_factory=set)
     stats: dict[str, Any] = field(default_factory=dict)
+    stopped: str | None = None
 
     def is_true(self, lit: int) -> bool:
         """Whether ``lit`` holds in the model found."""
         return (lit in self.true_vars) if lit > 0 else (-lit not in self.true_vars)
 
 
-class _Deadline:
-    """Interrupts a solver when the time limit passes (PySAT's ``interrupt``)."""
-
-    def __init__(self, solver: Solver, time_limit: float | None) -> None:
-        self.solver = solver
-        self.end = None if time_limit is None else time.monotonic() + time_limit
-        self.timer: threading.Timer | None = None
-
-    def remaining(self) -> float | None:
-        return None if self.end is None else max(0.0, self.end - time.monotonic())
-
-    def run(self, assumptions: Sequence[int] = ()) -> bool | None:
-        """solve_limited under the deadline: True, False, or None when interrupted."""
-        left = self.remaining()
-        if left is None:
-            return self.solver.solve(assumptions=list(assumptions))
-        if left <= 0:
-            return None
-        self.timer = threading.Timer(left, self.solver.interrupt)
-        self.timer.start()
-        try:
-            answer = self.solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
-        finally:
-            self.timer.cancel()
-            self.solver.clear_interrupt()
-        return answer
+def run(solver: Solver, budget: Budget, assumptions: Sequence[int] = (), *, name: str = DEFAULT_SOLVER) -> bool | None:
+    """One SAT call within ``budget``: True, False, or None when the deadline or a stop request
+    interrupted it (or the budget was already spent)."""
+    if budget.expired():
+        return None
+    if name in UNINTERRUPTIBLE:
+        return solver.solve(assumptions=list(assumptions))  # type: ignore[no-any-return]
+    with budget.interrupts(solver.interrupt):
+        answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+    solver.clear_interrupt()
+    if answer is None:
+        budget.expired()  # records why
+    return answer  # type: ignore[no-any-return]
 
 
 def new_solver(model: CnfModel, name: str = DEFAULT_SOLVER) -> Solver:
@@ -216,19 +211,19 @@ def _true_vars(assignment: Sequence[int] | None) -> set[int]:
 
 def solve(
     model: CnfModel,
+    budget: Budget,
     *,
     assumptions: Sequence[int] = (),
-    time_limit: float | None = None,
     solver_name: str = DEFAULT_SOLVER,
 ) -> SatOutcome:
-    """Satisfy the model under ``assumptions``; ``unknown`` when the time limit interrupts it."""
+    """Satisfy the model under ``assumptions``; ``unknown`` when the budget interrupts it."""
     t0 = time.perf_counter()
     with new_solver(model, solver_name) as solver:
-        answer = _Deadline(solver, time_limit).run(assumptions)
-        stats = {"sat_wall_s": round(time.perf_counter() - t0, 6), "clauses": len(model.clauses),
+        answer = run(solver, budget, assumptions, name=solver_name)
+        stats = {"solver_s": round(time.perf_counter() - t0, 6), "clauses": len(model.clauses),
                  "variables": model.pool.top}
         if answer is None:
-            return SatOutcome(Status.UNKNOWN, stats=stats)
+            return SatOutcome(Status.UNKNOWN, stats=stats, stopped=budget.reason or "time_limit")
         if not answer:
             return SatOutcome(Status.INFEASIBLE, stats=stats)
         return SatOutcome(Status.OPTIMAL, _true_vars(solver.get_model()), stats)
@@ -237,9 +232,9 @@ def solve(
 def minimise_count(
     model: CnfModel,
     lits: Sequence[int],
+    budget: Budget,
     *,
     assumptions: Sequence[int] = (),
-    time_limit: float | None = None,
     solver_name: str = DEFAULT_SOLVER,
     on_improve: Callable[[int], None] | None = None,
 ) -> tuple[SatOutcome, int | None]:
@@ -247,7 +242,7 @@ def minimise_count(
 
     A totalizer over ``lits`` gives outputs ``rhs[k]`` ("more than k true"); each answer with
     ``k`` true literals is followed by a call assuming ``¬rhs[k-1]`` (at most k−1), until
-    unsatisfiable (optimal) or the time limit (feasible: best so far).
+    unsatisfiable (optimal) or the end of the budget (feasible: best so far).
 
     Returns
     -------
@@ -265,13 +260,14 @@ def minimise_count(
     calls = 0
     with new_solver(model, solver_name) as solver:
         solver.append_formula(tot.cnf.clauses)
-        deadline = _Deadline(solver, time_limit)
         extra: list[int] = []
+        stopped = None
         while True:
             calls += 1
-            answer = deadline.run([*assumptions, *extra])
+            answer = run(solver, budget, [*assumptions, *extra], name=solver_name)
             if answer is None:
                 status = Status.FEASIBLE if best is not None else Status.UNKNOWN
+                stopped = budget.reason or "time_limit"
                 break
             if not answer:
                 status = Status.OPTIMAL if best is not None else Status.INFEASIBLE
@@ -286,9 +282,9 @@ def minimise_count(
                 break
             extra = [-tot.rhs[k - 1]]
     tot.delete()
-    stats = {"sat_wall_s": round(time.perf_counter() - t0, 6), "sat_calls": calls,
+    stats = {"solver_s": round(time.perf_counter() - t0, 6), "solver_calls": calls,
              "clauses": len(model.clauses), "variables": model.pool.top}
-    return SatOutcome(status, best or set(), stats), best_k
+    return SatOutcome(status, best or set(), stats, stopped), best_k
 
 
 @dataclass
@@ -300,16 +296,17 @@ class SatEnumeration:
     status: Status
     stats: dict[str, Any] = field(default_factory=dict)
     models: list[set[int]] = field(default_factory=list)
+    stopped: str | None = None
 
 
 def enumerate_models(
     model: CnfModel,
     projection: Sequence[int],
+    budget: Budget,
     *,
     assumptions: Sequence[int] = (),
     on_model: Callable[[set[int]], bool | None] | None = None,
     limit: int | None = None,
-    time_limit: float | None = None,
     keep: bool = True,
     solver_name: str = DEFAULT_SOLVER,
 ) -> SatEnumeration:
@@ -324,13 +321,15 @@ def enumerate_models(
     count = 0
     kept: list[set[int]] = []
     complete = False
+    stopped = None
     with new_solver(model, solver_name) as solver:
-        deadline = _Deadline(solver, time_limit)
         while True:
             if limit is not None and count >= limit:
+                stopped = "limit"
                 break
-            answer = deadline.run(assumptions)
+            answer = run(solver, budget, assumptions, name=solver_name)
             if answer is None:
+                stopped = budget.reason or "time_limit"
                 break
             if not answer:
                 complete = True
@@ -342,8 +341,9 @@ def enumerate_models(
                 kept.append(chosen)
             solver.add_clause([-v if v in chosen else v for v in projection])
             if on_model is not None and on_model(chosen) is False:
+                stopped = "limit"
                 break
     status = Status.of_search(found=count > 0, complete=complete)
-    stats = {"sat_wall_s": round(time.perf_counter() - t0, 6), "clauses": len(model.clauses),
+    stats = {"solver_s": round(time.perf_counter() - t0, 6), "clauses": len(model.clauses),
              "variables": model.pool.top}
-    return SatEnumeration(count, complete, status, stats, kept)
+    return SatEnumeration(count, complete, status, stats, kept, stopped)

@@ -1,15 +1,19 @@
 """``cpwords dict …``: list the dictionaries, describe one or a word, define a word.
 
-Each sub-command is one ``_cmd_*`` function registered in :func:`add_parser`; add a new one by
-writing its function and one ``sub.add_parser`` block.
+Each sub-command builds plain data (:func:`dictionary_list`, :func:`dictionary_facts`,
+:func:`word_facts`) and prints it as a table, or as JSON with ``--json``. Facts that belong to a
+puzzle kind (a word's ladder group and links) come through the kinds' descriptors
+(``word_facts``), so this module knows no puzzle.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from cpwords.errors import InputError
 from cpwords.specs import DictionaryRef
@@ -24,6 +28,8 @@ def ref_from_option(text: str | None) -> DictionaryRef:
     if text is None:
         return DictionaryRef(name=DEFAULT_DICTIONARY)
     if is_builtin_name(text) or not Path(text).expanduser().exists():
+        if "/" in text or text.endswith(".txt"):
+            raise InputError("no such word-list file", field="--dict", value=text)
         return DictionaryRef(name=text)  # an unknown name is reported by load_lexicon
     return DictionaryRef(path=Path(text).expanduser().resolve())
 
@@ -34,103 +40,127 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argpars
     sub = p.add_subparsers(dest="dict_command", metavar="SUBCOMMAND", parser_class=type(p))
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
-    q = sub.add_parser("list", help="the built-in dictionaries and their sizes")
+    q = sub.add_parser("list", parents=list(parents), help="the built-in dictionaries and their sizes")
     q.set_defaults(func=_cmd_list)
 
-    q = sub.add_parser("info", help="a dictionary (word counts by length) or a word (level, zipf, rareness)")
+    q = sub.add_parser("info", parents=list(parents),
+                       help="a dictionary (word counts by length) or a word (level, zipf, rareness, links)")
     q.add_argument("target", metavar="NAME|FILE|WORD", help="dictionary name, word-list file, or a word")
-    q.add_argument("--dict", metavar="NAME|FILE", help="dictionary to look WORD up in (default scowl-70)")
+    q.add_argument("--dict", dest="dict_option", metavar="NAME|FILE",
+                   help="dictionary to look WORD up in (default scowl-70)")
     q.set_defaults(func=_cmd_info)
 
-    q = sub.add_parser("groups", help="word-ladder groups of one word length: sizes, largest groups")
-    q.add_argument("name", metavar="NAME|FILE", help="dictionary name or word-list file")
-    q.add_argument("--length", type=int, required=True, metavar="L", help="word length")
-    q.set_defaults(func=_cmd_groups)
-
-    q = sub.add_parser("define", help="definitions of a word (WordNet, offline)")
+    q = sub.add_parser("define", parents=list(parents), help="definitions of a word (WordNet, offline)")
     q.add_argument("word")
     q.set_defaults(func=_cmd_define)
 
 
-def _print(*items: object) -> None:
+def _emit(args: argparse.Namespace, data: Any, *items: object) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(data, indent=2))
+        return
     from cpwords.display import console
 
     for item in items:
         console().print(item)
 
 
-def _cmd_list(args: argparse.Namespace) -> int:
-    from cpwords.display import make_table
+def dictionary_list() -> list[dict[str, Any]]:
+    """The built-in dictionaries: name, number of words, what they are."""
     from cpwords.lexicon import builtin
+    from cpwords.lexicon.sources import DEFAULT_DICTIONARY
 
-    rows: list[list[object]] = []
+    rows: list[dict[str, Any]] = []
     for variant, prefix in (("american", "scowl-"), ("british", "scowl-british-")):
         for level, count in builtin.level_counts(variant).items():
-            rows.append([f"{prefix}{level}", count, f"SCOWL {variant} English, levels <= {level}"])
-    rows.append(["common-N", "N", "the N most frequent words (wordfreq) of scowl-80, e.g. common-5k"])
-    rows[7][2] += " (default)"
-    _print(make_table(["name", "words", "what"], rows, title="Built-in dictionaries",
-                      justify=["left", "right", "left"]))
-    _print("User lists: {path: FILE} or {words: [...]} in YAML; --dict FILE on the command line.")
+            name = f"{prefix}{level}"
+            rows.append({"name": name, "words": count, "what": f"SCOWL {variant} English, levels <= {level}",
+                         "default": name == DEFAULT_DICTIONARY})
+    rows.append({"name": "common-N", "words": None, "default": False,
+                 "what": "the N most frequent words (wordfreq) of scowl-80, e.g. common-5k"})
+    return rows
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from cpwords.display import make_table
+
+    rows = dictionary_list()
+    table = make_table(["name", "words", "what"],
+                       [[r["name"], r["words"] if r["words"] is not None else "N",
+                         r["what"] + (" (default)" if r["default"] else "")] for r in rows],
+                       title="Built-in dictionaries", justify=["left", "right", "left"])
+    _emit(args, rows, table, "User lists: {path: FILE} or {words: [...]} in YAML; --dict FILE on the command line.")
     return 0
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    if _WORD.fullmatch(args.target):
-        return _word_info(args.target.lower(), ref_from_option(args.dict))
-    if args.dict is not None:
-        raise InputError("give --dict only with a WORD", field="--dict", value=args.dict)
-    return _dictionary_info(ref_from_option(args.target))
+    if _WORD.fullmatch(args.target) and not Path(args.target).exists():
+        return _word_info(args, args.target.lower(), ref_from_option(args.dict_option))
+    if args.dict_option is not None:
+        raise InputError("give --dict only with a WORD", field="--dict", value=args.dict_option)
+    return _dictionary_info(args, ref_from_option(args.target))
 
 
-def _dictionary_info(ref: DictionaryRef) -> int:
-    from cpwords.display import make_table
+def dictionary_facts(ref: DictionaryRef) -> dict[str, Any]:
+    """Size, words by length, the most common words and the content hash of a dictionary."""
     from cpwords.lexicon import load_lexicon
 
     lex = load_lexicon(ref)
-    rows = [[n, c] for n, c in lex.length_counts().items()]
-    rows.append(["all", len(lex)])
-    _print(make_table(["letters", "words"], rows, title=f"{lex.label}: {len(lex):,} words",
-                      justify=["right", "right"]))
-    _print(f"most common: {', '.join(lex.words[:12])}")
-    for message in lex.warnings:
-        _print(f"warning: {message}")
-    _print(f"content hash: {lex.content_hash[:16]}")
+    return {"dictionary": ref.label(), "words": len(lex), "by_length": {str(n): c for n, c in lex.length_counts().items()},
+            "most_common": lex.words[:12], "warnings": list(lex.warnings), "content_hash": lex.content_hash}
+
+
+def _dictionary_info(args: argparse.Namespace, ref: DictionaryRef) -> int:
+    from cpwords.display import make_table
+
+    data = dictionary_facts(ref)
+    rows = [[n, c] for n, c in data["by_length"].items()] + [["all", data["words"]]]
+    items: list[object] = [make_table(["letters", "words"], rows, title=f"{data['dictionary']}: {data['words']:,} words",
+                                      justify=["right", "right"]),
+                           f"most common: {', '.join(data['most_common'])}"]
+    items += [f"warning: {m}" for m in data["warnings"]]
+    items.append(f"content hash: {data['content_hash'][:16]}")
+    _emit(args, data, *items)
     return 0
 
 
-def _word_info(word: str, ref: DictionaryRef) -> int:
-    from cpwords.display import make_table
+def word_facts(word: str, ref: DictionaryRef) -> dict[str, Any]:
+    """What is known about ``word``: in the dictionary or not, level, zipf, rareness, definitions,
+    and the facts each puzzle kind adds (a ladder's group and links)."""
+    from cpwords import puzzles
     from cpwords.lexicon import Lexicon, define, load_lexicon
 
     lex = load_lexicon(ref)
     found = word in lex
     # A word outside the dictionary still shows what the built-in data knows about it.
     source = lex if found else Lexicon.from_words([word])
-    rows: list[list[object]] = [
-        ["in " + lex.label, "yes" if found else "no"],
-        ["level", source.level(word)],
-        ["zipf", f"{source.zipf(word):.2f}"],
-        ["rareness", source.rareness(word)],
-    ]
+    facts: dict[str, Any] = {"word": word, "dictionary": ref.label(), "in_dictionary": found,
+                             "level": source.level(word), "zipf": round(source.zipf(word), 2),
+                             "rareness": source.rareness(word), "definitions": define(word), "more": []}
     if found:
-        from cpwords.puzzles.ladder.dictinfo import word_rows
+        for kind in puzzles.kinds().values():
+            if kind.word_facts:
+                for label, data, text in kind.load(kind.word_facts)(word, ref):
+                    facts[label] = data
+                    facts["more"].append([label.replace("_", " "), text])
+    return facts
 
-        rows += word_rows(word, ref)
-    definitions = define(word)
+
+def _word_info(args: argparse.Namespace, word: str, ref: DictionaryRef) -> int:
+    from cpwords.display import make_table
+
+    facts = word_facts(word, ref)
+    rows: list[list[object]] = [["in " + facts["dictionary"], "yes" if facts["in_dictionary"] else "no"],
+                                ["level", facts["level"]], ["zipf", f"{facts['zipf']:.2f}"],
+                                ["rareness", facts["rareness"]]]
+    rows += facts["more"]
+    definitions = facts["definitions"]
     for i, line in enumerate(definitions[:3]):
         rows.append(["definition" if i == 0 else "", line])
     if len(definitions) > 3:
         rows.append(["", f"… {len(definitions) - 3} more: cpwords dict define {word}"])
-    _print(make_table(["", word], rows))
-    return 0 if found else 1
-
-
-def _cmd_groups(args: argparse.Namespace) -> int:
-    from cpwords.puzzles.ladder.dictinfo import groups_report
-
-    _print(*groups_report(ref_from_option(args.name), args.length))
-    return 0
+    _emit(args, {k: v for k, v in facts.items() if k != "more"}, make_table(["", word], rows))
+    return 0 if facts["in_dictionary"] else 1
 
 
 def _cmd_define(args: argparse.Namespace) -> int:
@@ -141,8 +171,7 @@ def _cmd_define(args: argparse.Namespace) -> int:
         raise InputError("not a word (letters a-z only)", field="WORD", value=args.word)
     definitions = define(word)
     if not definitions:
-        _print(f"{word}: no definition found (WordNet 3.0)")
+        _emit(args, {"word": word, "definitions": []}, f"{word}: no definition found (WordNet 3.0)")
         return 1
-    for i, line in enumerate(definitions, 1):
-        _print(f"{i:>2}. {line}")
+    _emit(args, {"word": word, "definitions": definitions}, *(f"{i:>2}. {line}" for i, line in enumerate(definitions, 1)))
     return 0

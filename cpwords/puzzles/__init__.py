@@ -1,21 +1,204 @@
-"""The puzzle kinds. Each kind is a package ``cpwords.puzzles.<kind>`` with:
+"""The puzzle kinds and the one registry that every front end reads.
 
-- ``spec.py``: ``SPEC``, its pydantic spec class (light: pydantic only);
-- ``__init__.py``: ``ENGINES`` (tuple of engine names) and ``solve(spec, engine) -> Result``;
-  it imports solver back ends lazily, inside ``solve``, so that a ladder never loads OR-Tools;
-- ``check.py``: its independent checker, registered with :mod:`cpwords.verify`;
-- ``render.py``: ``render(spec, result)`` (a rich renderable for the terminal) and optionally
-  ``svg(spec, result) -> str``;
-- ``cli.py`` (optional): ``add_parser(subparsers, parents)`` for its shortcut command.
+Each kind is a package ``cpwords.puzzles.<kind>`` whose ``__init__.py`` holds nothing but its
+:class:`PuzzleKind` descriptor, ``KIND``: names, where its spec, solution, checker, renderer and
+shortcut command live, and its capability table (which engine does which task, and the default
+engine of each task). The descriptor names modules by string and loads them on first use, so
+reading the registry is cheap and a ladder never loads OR-Tools.
+
+The CLI, the API, the verifier, the web server and the cluster runner all go through
+:func:`get` and :func:`kinds`; none of them holds per-kind code.
+
+>>> get("letter_boxed").engines_for("generate")
+('native',)
+>>> get("word_grid").default_engine("unscramble")
+'cpsat'
 """
 
 from __future__ import annotations
 
-#: kind name -> package. A kind joins cpwords by adding one line here.
-KINDS: dict[str, str] = {
-    "ladder": "cpwords.puzzles.ladder",
-    "letter_boxed": "cpwords.puzzles.letter_boxed",
-    "word_grid": "cpwords.puzzles.word_grid",
-    "prefix_suffix_board": "cpwords.puzzles.prefix_suffix_board",
-    "ruzzle": "cpwords.puzzles.ruzzle",
-}
+import builtins
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cpwords.engines.budget import Budget
+    from cpwords.results import Result, Solution
+    from cpwords.specs import BaseSpec
+
+#: The registry: one line per kind (its package under ``cpwords.puzzles``), in display order.
+KIND_PACKAGES: tuple[str, ...] = (
+    "ladder",
+    "letter_boxed",
+    "word_grid",
+    "prefix_suffix_board",
+    "ruzzle",
+)
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _ref(package: str, ref: str) -> Any:
+    """``"module:attribute"`` (relative to ``package``) or ``"module"`` -> the object."""
+    module_name, _, attribute = ref.partition(":")
+    module = importlib.import_module(f"{package}.{module_name}")
+    return getattr(module, attribute) if attribute else module
+
+
+@dataclass(frozen=True)
+class PuzzleKind:
+    """How one puzzle kind joins cpwords.
+
+    Attributes
+    ----------
+    name: the YAML ``kind:`` value (``letter_boxed``).
+    command: the CLI shortcut (``cpwords letter-boxed …``).
+    title: the human name (``Letter Boxed``).
+    summary: one line saying what cpwords does with it.
+    package: the kind's package (``cpwords.puzzles.letter_boxed``).
+    capabilities: engine -> the tasks it performs, in the order shown to users.
+    defaults: task -> its default engine (when the spec names none); tasks missing here default
+        to the first engine that performs them.
+    engine_modules: engine -> module of the package holding one function per task (default: the
+        engine's own name, e.g. ``cpsat`` -> ``cpsat.py``).
+    spec, solution, checker, solver, renderer, cli, word_facts, shards: ``"module:attribute"``
+        references inside the package, loaded on first use. ``solver`` is the kind's
+        ``solve(spec, budget) -> Result``; ``renderer`` a module with ``render(spec, result)`` and,
+        when ``draws``, ``svg(spec, result)``; ``cli`` adds the shortcut command; ``word_facts``
+        (optional) gives rows about one word of a dictionary for ``cpwords dict info``;
+        ``shards`` (optional) splits big tasks for the cluster runner.
+    draws: whether the renderer can draw SVG pictures.
+    """
+
+    name: str
+    command: str
+    title: str
+    summary: str
+    package: str
+    capabilities: Mapping[str, tuple[str, ...]]
+    defaults: Mapping[str, str] = field(default_factory=dict)
+    engine_modules: Mapping[str, str] = field(default_factory=dict)
+    spec: str = "spec:SPEC"
+    solution: str = "solution:SOLUTION"
+    checker: str = "check:check"
+    solver: str = "solve:solve"
+    renderer: str = "render"
+    cli: str | None = "cli:add_parser"
+    word_facts: str | None = None
+    shards: str | None = None
+    draws: bool = True
+
+    # -- the capability table
+
+    @property
+    def engines(self) -> tuple[str, ...]:
+        """Every engine of the kind."""
+        return tuple(self.capabilities)
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        """Every task of the kind, in first-seen order."""
+        out: list[str] = []
+        for tasks in self.capabilities.values():
+            out += [t for t in tasks if t not in out]
+        return tuple(out)
+
+    def engines_for(self, task: str) -> tuple[str, ...]:
+        """The engines that perform ``task``."""
+        return tuple(e for e, tasks in self.capabilities.items() if task in tasks)
+
+    def default_engine(self, task: str) -> str:
+        """The engine used for ``task`` when the spec names none."""
+        if task in self.defaults:
+            return self.defaults[task]
+        engines = self.engines_for(task)
+        if not engines:
+            raise KeyError(f"{self.name} has no task {task!r}")
+        return engines[0]
+
+    def supports(self, engine: str, task: str) -> bool:
+        """Whether ``engine`` performs ``task``."""
+        return task in self.capabilities.get(engine, ())
+
+    def table(self) -> dict[str, Any]:
+        """The capability table as plain data (for ``/api/kinds`` and the docs)."""
+        return {
+            "kind": self.name, "command": self.command, "title": self.title, "summary": self.summary,
+            "engines": {e: list(t) for e, t in self.capabilities.items()},
+            "defaults": {t: self.default_engine(t) for t in self.tasks},
+            "draws": self.draws,
+        }
+
+    # -- lazy parts
+
+    def load(self, ref: str) -> Any:
+        """The object a ``"module:attribute"`` reference of this kind names."""
+        return _ref(self.package, ref)
+
+    def spec_class(self) -> type[BaseSpec]:
+        """The kind's pydantic spec class."""
+        return self.load(self.spec)  # type: ignore[no-any-return]
+
+    def solution_class(self) -> type[Solution]:
+        """The kind's Solution class."""
+        return self.load(self.solution)  # type: ignore[no-any-return]
+
+    def check(self, spec: BaseSpec, solution: Solution) -> list[str]:
+        """The independent checker: the rules this solution breaks (empty when it is right)."""
+        return self.load(self.checker)(spec, solution)  # type: ignore[no-any-return]
+
+    def solve(self, spec: BaseSpec, budget: Budget) -> Result:
+        """Solve with the kind's solver (the API adds seed, timing and the check)."""
+        return self.load(self.solver)(spec, budget)  # type: ignore[no-any-return]
+
+    def render_module(self) -> ModuleType:
+        """The kind's renderer module."""
+        return self.load(self.renderer)  # type: ignore[no-any-return]
+
+    def task_function(self, engine: str, task: str) -> Callable[..., Any]:
+        """The engine module's function for ``task``: ``fn(problem, spec, budget) -> Found``.
+
+        The function is named after the task, with a trailing underscore where that name is a
+        Python builtin (``enumerate_``).
+        """
+        if not self.supports(engine, task):
+            raise KeyError(f"{self.name}: engine {engine!r} does not perform {task!r}")
+        module = self.load(self.engine_modules.get(engine, engine))
+        name = task + "_" if task in _BUILTIN_NAMES else task
+        return getattr(module, name)  # type: ignore[no-any-return]
+
+
+@cache
+def kinds() -> dict[str, PuzzleKind]:
+    """Every registered kind by name, in registry order."""
+    out = {}
+    for package in KIND_PACKAGES:
+        kind: PuzzleKind = importlib.import_module(f"{__name__}.{package}").KIND
+        out[kind.name] = kind
+    return out
+
+
+def get(name: str) -> PuzzleKind:
+    """The kind called ``name``.
+
+    Raises
+    ------
+    InputError
+        For an unknown kind, naming the known ones (field ``kind``).
+    """
+    table = kinds()
+    if name not in table:
+        from cpwords.errors import InputError
+
+        raise InputError(f"unknown puzzle kind; known kinds: {', '.join(table)}", field="kind", value=name)
+    return table[name]
+
+
+def by_command(command: str) -> PuzzleKind | None:
+    """The kind whose CLI shortcut is ``command``."""
+    return next((k for k in kinds().values() if k.command == command), None)

@@ -1,13 +1,13 @@
 """Independent checker of ladders: re-checks an answer from the rules alone (no search code).
 
-It reads the dictionary's words and rareness through the cached word list of
-:func:`cpwords.puzzles.ladder.store.load_index` (the lexicon's words, stored with the links), so that
-checking costs no second dictionary load; the links themselves are not used.
+It reads the words and their rareness from the lexicon itself, never from the solver's link
+index: a ladder is right because each step changes one letter of a dictionary word, which this
+module sees for itself.
 """
 
 from __future__ import annotations
 
-from cpwords import verify
+from cpwords.lexicon import load_lexicon
 from cpwords.results import Solution
 from cpwords.specs import BaseSpec
 
@@ -21,11 +21,8 @@ def letters_changed(a: str, b: str) -> int:
     return sum(x != y for x, y in zip(a, b, strict=True))
 
 
-@verify.register("ladder")
 def check(spec: BaseSpec, solution: Solution) -> list[str]:
     """Rule violations of one ladder (empty when it is right)."""
-    from cpwords.puzzles.ladder.store import load_index
-
     words = list(solution.words)
     problems: list[str] = []
     if not words:
@@ -37,8 +34,8 @@ def check(spec: BaseSpec, solution: Solution) -> list[str]:
         problems.append(f"ends with {words[-1]!r}, not {target!r}")
     if any(len(w) != len(start) for w in words):
         return [*problems, "the words do not all have the length of the start word"]
-    index = load_index(spec.dictionary)  # type: ignore[attr-defined]
-    problems += [f"{w!r} is not in the dictionary" for w in words if w not in index]
+    lexicon = load_lexicon(spec.dictionary)  # type: ignore[attr-defined]
+    problems += [f"{w!r} is not in the dictionary" for w in words if w not in lexicon]
     if len(set(words)) != len(words):
         problems.append("a word is used twice")
     for a, b in zip(words, words[1:], strict=False):
@@ -49,7 +46,7 @@ def check(spec: BaseSpec, solution: Solution) -> list[str]:
         problems.append(f"steps is {steps}, but the ladder has {len(words) - 1} changes")
     word_rareness = getattr(solution, "word_rareness", None)
     if word_rareness is not None and not problems:
-        expected = [index.rareness[index.id_of(w)] for w in words]
+        expected = [lexicon.rareness(w) for w in words]
         if list(word_rareness) != expected:
             problems.append(f"word rareness {word_rareness} differs from the dictionary's {expected}")
         if getattr(solution, "rareness", None) != sum(expected[1:]):

@@ -1,4 +1,5 @@
-"""``cpwords ladder START TARGET``: the shortcut that builds a ladder spec from the command line."""
+"""``cpwords ladder START TARGET``: the shortcut that builds a ladder spec from the command line;
+``cpwords ladder --groups L``: the word groups (connected components) of one word length."""
 
 from __future__ import annotations
 
@@ -8,40 +9,39 @@ from typing import Any
 
 def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     """Add the ``ladder`` command."""
+    from cpwords.cli import field_choices
+    from cpwords.puzzles.ladder.spec import LadderSpec
+
     p = subparsers.add_parser(
         "ladder", parents=parents, help="word ladder: change START into TARGET one letter at a time",
-        description="Shortest ladder and least-rare (common words) ladder from START to TARGET.",
+        description="Shortest ladder and least-rare (common words) ladder from START to TARGET; "
+                    "with --groups L, the word groups of L-letter words instead.",
     )
-    p.add_argument("start", metavar="START", help="first word")
-    p.add_argument("target", metavar="TARGET", help="last word (same length)")
-    p.add_argument("--dict", dest="dictionary", metavar="NAME",
-                   help="dictionary: a built-in name (scowl-70, common-20k ...) or a word-list file (default scowl-70)")
-    p.add_argument("--mode", choices=["shortest", "common", "both"], help="which ladder(s) to find (default both)")
+    p.add_argument("start", metavar="START", nargs="?", help="first word")
+    p.add_argument("target", metavar="TARGET", nargs="?", help="last word (same length)")
+    p.add_argument("--mode", choices=field_choices(LadderSpec, "mode"), help="which ladder(s) to find (default both)")
     p.add_argument("--all", dest="all_shortest", action="store_true",
                    help="list every shortest ladder (up to --limit) and count them")
     p.add_argument("--limit", type=int, metavar="N", help="list at most N ladders with --all (default 100)")
     p.add_argument("--define", action="store_true", help="show the definitions of the words")
+    p.add_argument("--groups", type=int, metavar="L",
+                   help="instead of a ladder: the word groups of L-letter words (sizes, largest groups)")
     p.set_defaults(func=run)
 
 
-def dictionary_ref(value: str) -> dict[str, Any]:
-    """A ``--dict`` value as a dictionary reference: a file when it names one, else a built-in name."""
-    from pathlib import Path
-
-    path = Path(value).expanduser()
-    if path.exists() or "/" in value or path.suffix in (".txt", ".lst", ".dic"):
-        return {"path": str(path)}
-    return {"name": value}
-
-
 def run(args: argparse.Namespace) -> int:
-    """Build the spec from the arguments and solve it."""
+    """Build the spec from the arguments and solve it (or report the groups)."""
     from cpwords.cli import solve_and_print
+    from cpwords.errors import InputError
     from cpwords.specs import parse_spec
 
+    if args.groups is not None:
+        if args.start or args.target:
+            raise InputError("give either START TARGET or --groups L, not both", field="--groups", value=args.groups)
+        return _groups(args)
+    if not (args.start and args.target):
+        raise InputError("give the two words: cpwords ladder START TARGET", field="START TARGET")
     data: dict[str, Any] = {"kind": "ladder", "start": args.start, "target": args.target}
-    if args.dictionary:
-        data["dictionary"] = dictionary_ref(args.dictionary)
     for name in ("mode", "limit"):
         if getattr(args, name) is not None:
             data[name] = getattr(args, name)
@@ -51,3 +51,20 @@ def run(args: argparse.Namespace) -> int:
         data["define"] = True
     spec = parse_spec(data, source="command line")
     return solve_and_print([spec], args)
+
+
+def _groups(args: argparse.Namespace) -> int:
+    import json
+
+    from cpwords.lexicon.cli import ref_from_option
+    from cpwords.puzzles.ladder.dictinfo import groups_data, groups_report
+
+    ref = ref_from_option(args.dict_option)
+    if args.json:
+        print(json.dumps(groups_data(ref, args.groups), indent=2))
+        return 0
+    from cpwords.display import console
+
+    for item in groups_report(ref, args.groups):
+        console().print(item)
+    return 0

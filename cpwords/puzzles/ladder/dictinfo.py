@@ -1,7 +1,8 @@
-"""Ladder facts for ``cpwords dict``: the group-size table of a word length, a word's links and group.
+"""Ladder facts about a dictionary: the word groups of one length, and a word's links and group.
 
-The ``dict`` command (:mod:`cpwords.lexicon.cli`) calls :func:`groups_report` for
-``cpwords dict groups NAME --length L`` and :func:`word_rows` for ``cpwords dict info WORD``.
+``cpwords ladder --groups L`` prints :func:`groups_report` (or :func:`groups_data` as JSON);
+``cpwords dict info WORD`` and the web API add :func:`word_rows` through the kind's descriptor
+(``word_facts``), so the dictionary commands need not know about ladders.
 """
 
 from __future__ import annotations
@@ -13,56 +14,72 @@ if TYPE_CHECKING:
     from cpwords.specs import DictionaryRef
 
 
-def groups_report(ref: DictionaryRef, length: int, top: int = 10) -> list[Any]:
-    """Renderables: a summary line, the table of group sizes and the largest groups of ``length``.
+def groups_data(ref: DictionaryRef, length: int, top: int = 10) -> dict[str, Any]:
+    """The groups of the ``length``-letter words as plain data: totals, sizes, the largest groups.
 
     Raises
     ------
     InputError
         When the dictionary has no word of that length.
     """
-    from cpwords.display import make_table
     from cpwords.errors import InputError
     from cpwords.puzzles.ladder.store import load_index
 
     index = load_index(ref)
     groups = index.groups_of_length(length)
     if not groups:
-        raise InputError(f"{index.label} has no word of {length} letters", field="--length", value=length)
+        raise InputError(f"{ref.label()} has no word of {length} letters", field="--groups", value=length)
     sizes = {g: index.group_size(g) for g in groups}
-    n_words = sum(sizes.values())
     ids = [i for g in groups for i in index.members(g)]
-    n_links = sum(index.degree(i) for i in ids) // 2
     best = index.most_linked(length)
-    best_links = index.degree(index.id_of(best)) if best else 0
-    summary = (f"{index.label}, {length}-letter words: {n_words:,} words, {n_links:,} links, {len(groups):,} groups; "
-               f"most linked: {best.upper() if best else '-'} ({best_links} links)")
-    by_size = Counter(sizes.values())
-    size_rows = [[size, count, size * count] for size, count in sorted(by_size.items(), reverse=True)]
+    largest = sorted(groups, key=lambda g: (-sizes[g], g))[:top]
+    return {
+        "dictionary": ref.label(),
+        "length": length,
+        "words": sum(sizes.values()),
+        "links": sum(index.degree(i) for i in ids) // 2,
+        "groups": len(groups),
+        "most_linked": {"word": best, "links": index.degree(index.id_of(best)) if best else 0},
+        "group_sizes": {str(size): count for size, count in sorted(Counter(sizes.values()).items(), reverse=True)},
+        "largest": [{"group": g, "size": sizes[g], "most_common": [index.words[i] for i in index.members(g)[:6]]}
+                    for g in largest],
+    }
+
+
+def groups_report(ref: DictionaryRef, length: int, top: int = 10) -> list[Any]:
+    """Renderables: a summary line, the table of group sizes and the largest groups of ``length``."""
+    from cpwords.display import make_table
+
+    data = groups_data(ref, length, top)
+    best = data["most_linked"]
+    summary = (f"{data['dictionary']}, {length}-letter words: {data['words']:,} words, {data['links']:,} links, "
+               f"{data['groups']:,} groups; most linked: {(best['word'] or '-').upper()} ({best['links']} links)")
+    size_rows = [[int(size), count, int(size) * count] for size, count in data["group_sizes"].items()]
     size_table = make_table(["group size", "groups", "words"], size_rows, title="Group sizes",
                             justify=["right", "right", "right"])
-    largest = sorted(groups, key=lambda g: (-sizes[g], g))[:top]
-    big_rows = []
-    for g in largest:
-        members = index.members(g)
-        sample = ", ".join(index.words[i] for i in members[:6]) + (", …" if len(members) > 6 else "")
-        big_rows.append([g, sizes[g], sample])
-    big_table = make_table(["group", "words", "most common words"], big_rows, title=f"Largest {len(largest)} groups",
-                           justify=["right", "right", "left"])
+    big_rows = [[g["group"], g["size"], ", ".join(g["most_common"]) + (", …" if g["size"] > 6 else "")]
+                for g in data["largest"]]
+    big_table = make_table(["group", "words", "most common words"], big_rows,
+                           title=f"Largest {len(data['largest'])} groups", justify=["right", "right", "left"])
     return [summary, size_table, big_table]
 
 
-def word_rows(word: str, ref: DictionaryRef, shown: int = 12) -> list[list[Any]]:
-    """Rows for ``cpwords dict info WORD``: the word's group and its links (empty if not a word)."""
+def word_rows(word: str, ref: DictionaryRef, shown: int = 12) -> list[tuple[str, Any, str]]:
+    """(label, data, text) facts about a dictionary word: its ladder group and its links (empty if
+    not a word); ``data`` for JSON, ``text`` for a table."""
     from cpwords.puzzles.ladder.store import load_index
 
     index = load_index(ref)
     if word not in index:
         return []
     g = index.group_of(word)
+    size = index.group_size(g)
     linked = index.linked_words(word)
-    text = ", ".join(linked[:shown]) + (f", … ({len(linked) - shown} more)" if len(linked) > shown else "")
+    more = max(0, len(linked) - shown)
+    links_text = (f"{len(linked)}: {', '.join(linked[:shown])}" + (f", … ({more} more)" if more else "")
+                  if linked else "0 (no word is one letter away)")
     return [
-        ["ladder group", f"{g} ({index.group_size(g):,} words of {len(word)} letters)"],
-        ["links", f"{len(linked)}: {text}" if linked else "0 (no word is one letter away)"],
+        ("ladder_group", {"group": g, "size": size, "length": len(word)},
+         f"{g} ({size:,} words of {len(word)} letters)"),
+        ("links", {"count": len(linked), "words": linked[:shown], "more": more}, links_text),
     ]

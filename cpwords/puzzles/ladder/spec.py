@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef
+from cpwords.specs import BaseSpec, DictionaryRef, letters
 
 
 class LadderSpec(BaseSpec):
@@ -37,18 +37,23 @@ class LadderSpec(BaseSpec):
     """At most this many ladders are listed when ``all_shortest`` is set (the count is exact regardless)."""
     define: bool = False
     """Show the definitions of the ladder's words (WordNet)."""
-    engine: Literal["native"] = "native"
+    engine: Literal["native"] | None = None
     """Engine: ``native`` (breadth-first search and Dijkstra over the precomputed links; no CP solver)."""
+
+    @property
+    def task(self) -> str:
+        """The task is the ``mode``: ``shortest``, ``common`` or ``both``."""
+        return self.mode
 
     @field_validator("start", "target")
     @classmethod
     def _one_word(cls, value: str) -> str:
-        word = value.strip().lower()
-        if not word.isascii() or not word.isalpha():
+        try:
+            return letters(value)
+        except ValueError:
             raise PydanticCustomError(
                 "ladder_word", "a ladder word is letters a-z only (one word, no spaces, digits or accents)"
-            )
-        return word
+            ) from None
 
     @model_validator(mode="after")
     def _same_length(self) -> LadderSpec:
@@ -59,6 +64,3 @@ class LadderSpec(BaseSpec):
                 {"start": self.start, "n": len(self.start), "target": self.target, "m": len(self.target)},
             )
         return self
-
-
-SPEC = LadderSpec

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from cpwords import verify
 from cpwords.lexicon import load_lexicon
 from cpwords.results import Solution
 
 
-@verify.register("letter_boxed")
 def check(spec, solution: Solution) -> list[str]:  # type: ignore[no-untyped-def]
     """Rule violations of one answer (empty: it is right).
 

@@ -8,18 +8,19 @@ from typing import Any
 
 def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     """Add ``letter-boxed SIDE SIDE SIDE ...`` to the ``cpwords`` command."""
+    from cpwords.cli import field_choices
+    from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec as Spec
+
     p = subparsers.add_parser(
         "letter-boxed", parents=parents, help="Letter Boxed: fewest words using every letter of a box",
         description="Solve (or count, list, generate) a Letter Boxed puzzle. Example: "
                     "cpwords letter-boxed paf uot mie xlr --task count --max-words 3",
     )
     p.add_argument("sides", nargs="*", metavar="SIDE", help="the letters of each side, e.g. paf uot mie xlr")
-    p.add_argument("--task", choices=["min_words", "enumerate", "count", "generate"], default=None,
-                   help="min_words (default), enumerate, count or generate")
+    p.add_argument("--task", choices=field_choices(Spec, "task"), help="what to do (default min_words)")
     p.add_argument("--max-words", type=int, metavar="K", help="most words an answer may have (default 5)")
-    p.add_argument("--dict", dest="dictionary", metavar="NAME", help="dictionary (default scowl-70)")
     p.add_argument("--min-word-length", type=int, metavar="N", help="shortest playable word (default 3)")
-    p.add_argument("--rank", choices=["letters", "common"], help="order of equally short answers")
+    p.add_argument("--rank", choices=field_choices(Spec, "rank"), help="order of equally short answers")
     p.add_argument("--limit", type=int, metavar="N", help="enumerate: list at most N answers")
     p.add_argument("--par", type=int, help="generate: minimum number of words of the puzzles")
     p.add_argument("--puzzles", type=int, metavar="N", help="generate: how many puzzles")
@@ -34,13 +35,9 @@ def run(args: argparse.Namespace) -> int:
     data: dict[str, Any] = {"kind": "letter_boxed"}
     if args.sides:
         data["sides"] = list(args.sides)
-    for field in ("task", "max_words", "dictionary", "min_word_length", "rank", "limit", "par", "puzzles"):
+    for field in ("task", "max_words", "min_word_length", "rank", "limit", "par", "puzzles"):
         value = getattr(args, field)
         if value is not None:
             data[field] = value
-    if "dictionary" in data and ("/" in data["dictionary"] or data["dictionary"].endswith(".txt")):
-        data["dictionary"] = {"path": data["dictionary"]}  # a word-list file rather than a built-in name
-    if args.engine is not None:
-        data["engine"] = args.engine
     spec = parse_spec(data, source="command line")
     return solve_and_print([spec], args)

@@ -1,23 +1,25 @@
 """CP-SAT model of Letter Boxed: K word positions, each a word or empty.
 
 Variables (named): ``word_p`` (0 = empty, i + 1 = word i of the table), ``first_p`` / ``last_p``
-(letter numbers, n = none) tied to ``word_p`` by one AddAllowedAssignments table, one Boolean
-per (position, word) from AddMapDomain. Constraints: empties only at the end (so each answer is
+(letter numbers, n = none) tied to ``word_p`` by one add_allowed_assignments table, one Boolean
+per (position, word) from add_map_domain. Constraints: empties only at the end (so each answer is
 written one way), chaining ``first_{p+1} == last_p``, every letter covered, each word at most once,
 and for listing/counting the first k-1 words of a k-word answer not covering every letter.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from cpwords.engines import cpsat as engine
+from cpwords.engines.budget import Budget
+from cpwords.engines.found import Found
+from cpwords.engines.minimum import increasing_k
 from cpwords.puzzles.letter_boxed.sizes import enumerate_by_size
-from cpwords.puzzles.letter_boxed.words import WordTable
+from cpwords.puzzles.letter_boxed.words import BoxProblem, WordTable
 from cpwords.results import Status
 
 
@@ -51,52 +53,52 @@ def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule
     costs = sorted({r[3] for r in rows})
     word, first, last, cost, picks, used, distinct = [], [], [], [], [], [], []
     for p in range(positions):
-        x = m.NewIntVar(0 if not all_used else 1, w_count, f"word_{p + 1}")
-        f = m.NewIntVar(0, n, f"first_{p + 1}")
-        e = m.NewIntVar(0, n, f"last_{p + 1}")
-        c = m.NewIntVarFromDomain(cp_model.Domain.FromValues(costs), f"cost_{p + 1}")
-        d = m.NewIntVar(0, n, f"distinct_letters_{p + 1}")
-        m.AddAllowedAssignments([x, f, e, c, d], rows)
+        x = m.new_int_var(0 if not all_used else 1, w_count, f"word_{p + 1}")
+        f = m.new_int_var(0, n, f"first_{p + 1}")
+        e = m.new_int_var(0, n, f"last_{p + 1}")
+        c = m.new_int_var_from_domain(cp_model.Domain.from_values(costs), f"cost_{p + 1}")
+        d = m.new_int_var(0, n, f"distinct_letters_{p + 1}")
+        m.add_allowed_assignments([x, f, e, c, d], rows)
         distinct.append(d)
-        pick = [m.NewBoolVar(f"pick_{p + 1}_{v}") for v in range(w_count + 1)]
-        m.AddMapDomain(x, pick)
+        pick = [m.new_bool_var(f"pick_{p + 1}_{v}") for v in range(w_count + 1)]
+        m.add_map_domain(x, pick)
         word.append(x), first.append(f), last.append(e), cost.append(c), picks.append(pick)
         used.append(pick[0].Not())
         if all_used:
-            m.Add(pick[0] == 0)
+            m.add(pick[0] == 0)
     for p in range(positions - 1):
-        m.AddImplication(used[p + 1], used[p])  # empties only at the end
-        m.Add(first[p + 1] == last[p]).OnlyEnforceIf(used[p + 1])
+        m.add_implication(used[p + 1], used[p])  # empties only at the end
+        m.add(first[p + 1] == last[p]).only_enforce_if(used[p + 1])
     # Redundant: the words' distinct letters add up to at least n. Gives the solver a lower bound
     # on the number of words (e.g. 12 letters, at most 8 distinct in a word: 2 words or more).
-    m.Add(sum(distinct) >= n)
+    m.add(sum(distinct) >= n)
     containing = [[i for i in range(w_count) if table.mask[i] >> c & 1] for c in range(n)]
     for c in range(n):
-        m.AddBoolOr([picks[p][i + 1] for p in range(positions) for i in containing[c]])
+        m.add_bool_or([picks[p][i + 1] for p in range(positions) for i in containing[c]])
     for i in range(w_count):
-        m.AddAtMostOne(picks[p][i + 1] for p in range(positions))
+        m.add_at_most_one(picks[p][i + 1] for p in range(positions))
     if prefix_rule:
         covered = None
         for p in range(positions - 1):
             has = []
             for c in range(n):
-                h = m.NewBoolVar(f"covers_{p + 1}_{table.box.letters[c]}")
-                m.AddMaxEquality(h, [picks[p][i + 1] for i in containing[c]] or [m.NewConstant(0)])
+                h = m.new_bool_var(f"covers_{p + 1}_{table.box.letters[c]}")
+                m.add_max_equality(h, [picks[p][i + 1] for i in containing[c]] or [m.new_constant(0)])
                 if covered is not None:
-                    both = m.NewBoolVar(f"covered_{p + 1}_{table.box.letters[c]}")
-                    m.AddMaxEquality(both, [h, covered[c]])
+                    both = m.new_bool_var(f"covered_{p + 1}_{table.box.letters[c]}")
+                    m.add_max_equality(both, [h, covered[c]])
                     h = both
                 has.append(h)
             covered = has
             # A later word is allowed only while some letter is still uncovered.
-            m.AddBoolOr([x.Not() for x in covered]).OnlyEnforceIf(used[p + 1])
+            m.add_bool_or([x.Not() for x in covered]).only_enforce_if(used[p + 1])
     return BoxModel(m, word, used, cost)
 
 
-def _solve(model: cp_model.CpModel, spec: Any, time_limit: float | None) -> engine.Outcome:
+def _solve(model: cp_model.CpModel, spec: Any, budget: Budget) -> engine.Outcome:
     """engine.solve, with probing presolve off: on these models it costs more than it saves
     (about 2x faster to the proved minimum on daily puzzles)."""
-    return engine.solve(model, time_limit=time_limit, workers=spec.workers, seed=spec.seed,
+    return engine.solve(model, budget, workers=spec.workers, seed=spec.seed,
                         parameters={"cp_model_probing_level": 0})
 
 
@@ -104,7 +106,7 @@ def _read(outcome: engine.Outcome, bm: BoxModel) -> list[int]:
     return [outcome.value(x) - 1 for x in bm.word if outcome.value(x) > 0]
 
 
-def best_answer(spec: Any, table: WordTable) -> tuple[Status, list[int] | None, dict[str, Any]]:
+def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     """Stage 1 finds the fewest words by increasing K (a model of exactly K words for K = 1, 2, ...;
     the first feasible K is optimal since every smaller K was proved infeasible); stage 2 fixes
     that count and minimises the total cost, hinted with the stage-1 answer.
@@ -113,65 +115,71 @@ def best_answer(spec: Any, table: WordTable) -> tuple[Status, list[int] | None, 
     number of used positions (:func:`min_words_by_objective`, kept for comparison), because each
     small model is proved quickly while the objective model must rule out all its empty patterns.
     """
-    t0 = time.monotonic()
-    stats: dict[str, Any] = {"stage1_s": 0.0, "conflicts": 0}
-    answer = None
-    for k in range(1, spec.max_words + 1):
-        left = None if spec.time_limit is None else spec.time_limit - (time.monotonic() - t0)
-        if left is not None and left <= 0:
-            return Status.UNKNOWN, None, stats
+    table = problem.candidates
+
+    def exactly(k: int, budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
         bm = build_model(table, k, all_used=True, prefix_rule=False)
-        outcome = _solve(bm.model, spec, left)
-        stats["stage1_s"] = round(stats["stage1_s"] + outcome.stats["solver_wall_s"], 6)
-        stats["conflicts"] += outcome.stats["conflicts"]
-        if outcome.status == Status.UNKNOWN:
-            return Status.UNKNOWN, None, stats
-        if outcome.status.solved:
-            answer = _read(outcome, bm)
-            break
-    if answer is None:
-        return Status.INFEASIBLE, None, stats
-    left = None if spec.time_limit is None else max(0.01, spec.time_limit - (time.monotonic() - t0))
+        outcome = _solve(bm.model, spec, budget)
+        return outcome.status, (_read(outcome, bm) if outcome.status.solved else None), outcome.stats
+
+    first = increasing_k(range(1, spec.max_words + 1), exactly, budget)
+    found = Found(stats=dict(first.stats))
+    if first.answer is None:
+        return found if first.complete else found.stop(first.stopped)
+    answer = first.answer
     bm2 = build_model(table, len(answer), all_used=True, prefix_rule=False)
     for x, i in zip(bm2.word, answer, strict=True):
-        bm2.model.AddHint(x, i + 1)
-    bm2.model.Minimize(sum(bm2.cost))
-    second = _solve(bm2.model, spec, left)
-    stats["stage2_s"] = second.stats["solver_wall_s"]
-    if not second.status.solved:
-        return Status.FEASIBLE, answer, stats
-    return second.status, _read(second, bm2), stats
+        bm2.model.add_hint(x, i + 1)
+    bm2.model.minimize(sum(bm2.cost))
+    second = _solve(bm2.model, spec, budget)
+    engine.add_stats(found.stats, second.stats)
+    found.objective = len(answer)
+    if second.status.solved:
+        answer = _read(second, bm2)
+    found.answers = [problem.words_of(table, answer)]
+    if second.status is not Status.OPTIMAL:
+        found.stop(second.stopped)  # the fewest words is proved; the tie-break is not
+        found.message = ("the time limit was reached: the number of words is proved fewest, "
+                         "but a cheaper answer of that length may exist")
+    return found
 
 
-def min_words_by_objective(spec: Any, table: WordTable) -> tuple[Status, int | None]:
+def min_words_by_objective(spec: Any, table: WordTable, budget: Budget | None = None) -> tuple[Status, int | None]:
     """The fewest words from one model: ``max_words`` positions, empties only at the end, objective
-    = number of used positions. Same optimum as :func:`best_answer` stage 1 (tests and benchmark)."""
+    = number of used positions. Same optimum as :func:`min_words` stage 1 (tests and benchmark)."""
     bm = build_model(table, spec.max_words, all_used=False, prefix_rule=False)
-    bm.model.Minimize(sum(bm.used))
-    outcome = _solve(bm.model, spec, spec.time_limit)
+    bm.model.minimize(sum(bm.used))
+    outcome = _solve(bm.model, spec, budget or Budget(spec.time_limit))
     return outcome.status, (int(outcome.objective) if outcome.objective is not None else None)
 
 
-def _each_size(spec: Any, table: WordTable, on_answer: Any, limit: int | None) -> tuple[bool, dict[int, int], dict]:
+def _each_size(problem: BoxProblem, spec: Any, on_answer: Any, limit: int | None, budget: Budget) -> Found:
     """Enumerate answers of 1..max_words words, one model per word count."""
+    table = problem.table
+    assert table is not None
 
-    def enumerate_k(k: int, limit: int | None, left: float | None) -> tuple[int, bool]:
+    def enumerate_k(k: int, limit: int | None, budget: Budget) -> tuple[int, str | None]:
         bm = build_model(table, k, all_used=True, prefix_rule=True)
-        run = engine.enumerate_solutions(bm.model, bm.word, on_solution=on_answer, limit=limit,
-                                         time_limit=left, seed=spec.seed, keep=False)
-        return run.count, run.complete
+        run = engine.enumerate_solutions(bm.model, bm.word, budget, on_solution=on_answer, limit=limit,
+                                         seed=spec.seed, keep=False)
+        return run.count, run.stopped
 
-    return enumerate_by_size(spec, enumerate_k, limit)
+    return enumerate_by_size(spec, enumerate_k, limit, budget)
 
 
-def list_answers(spec: Any, table: WordTable) -> tuple[bool, list[list[int]], dict[str, Any]]:
+def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     """Every answer of at most ``max_words`` words (up to ``limit``), by solution callbacks."""
-    answers: list[list[int]] = []
-    complete, _, stats = _each_size(spec, table, lambda values: answers.append([v - 1 for v in values]),
-                                    spec.limit)
-    return complete, answers, stats
+    table = problem.table
+    assert table is not None
+    answers: list[list[str]] = []
+    found = _each_size(problem, spec, lambda values: answers.append(problem.words_of(table, [v - 1 for v in values])),
+                       spec.limit, budget)
+    found.answers = answers
+    return found
 
 
-def count_answers(spec: Any, table: WordTable) -> tuple[bool, dict[int, int], dict[str, Any]]:
-    """Answers per word count, by enumeration (exact unless the time limit stops it)."""
-    return _each_size(spec, table, None, None)
+def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+    """Answers per word count, by enumeration (exact unless the budget stops it)."""
+    found = _each_size(problem, spec, None, None, budget)
+    found.stats["method"] = "enumeration"
+    return found

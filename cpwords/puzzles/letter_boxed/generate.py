@@ -1,13 +1,8 @@
-"""Make new Letter Boxed puzzles with a given par (fewest words), hardest first."""
+"""Random boxes for ``generate``: distinct letters drawn by English letter frequency."""
 
 from __future__ import annotations
 
 import random
-import time
-from typing import Any
-
-from cpwords.errors import InputError
-from cpwords.results import Result, Status
 
 #: How often each letter appears in English text (per mille): common letters make playable boxes.
 LETTER_WEIGHTS = {
@@ -41,64 +36,3 @@ def _weighted_sample(rng: random.Random, weights: dict[str, int], k: int) -> lis
         out.append(ch)
         del pool[ch]
     return out
-
-
-def generate(spec: Any) -> Result:
-    """Try ``spec.attempts`` random boxes (always with the native engine: it counts exactly); keep those whose minimum is exactly ``spec.par`` words,
-    ranked by how few answers of ``par`` words they have (fewer: harder). Each kept puzzle's best
-    answer is re-checked by the independent checker before it is shown.
-
-    Raises
-    ------
-    InputError when the boxes would have more letters than exact counting handles.
-    """
-    from cpwords.lexicon import load_lexicon
-    from cpwords.puzzles.letter_boxed import native
-    from cpwords.puzzles.letter_boxed.answer import make_solution
-    from cpwords.puzzles.letter_boxed.check import check
-    from cpwords.puzzles.letter_boxed.words import Box, drop_dominated, playable_words
-
-    n = spec.side_count * spec.letters_per_side
-    if n > native.MAX_COUNT_LETTERS:
-        raise InputError(f"generate ranks puzzles by exact counts, which handle up to {native.MAX_COUNT_LETTERS} "
-                         "letters; lower side_count or letters_per_side", field="letters_per_side",
-                         value=spec.letters_per_side)
-    t0 = time.monotonic()
-    rng = random.Random(spec.seed)
-    lexicon = load_lexicon(spec.dictionary)
-    seen: set[frozenset[str]] = set()
-    found: list[tuple[int, list[str], Any]] = []
-    tried = 0
-    for _ in range(spec.attempts):
-        if spec.time_limit is not None and time.monotonic() - t0 > spec.time_limit:
-            break
-        sides = random_box(rng, spec.side_count, spec.letters_per_side)
-        key = frozenset(sides)
-        if key in seen:
-            continue
-        seen.add(key)
-        tried += 1
-        table = playable_words(Box.from_sides(sides), lexicon, min_length=spec.min_word_length, rank=spec.rank)
-        best = native.min_words(drop_dominated(table), spec.par)
-        if best is None or best[0] != spec.par:
-            continue
-        at_par = native.count_answers(table, spec.par)[spec.par]
-        candidates = drop_dominated(table)
-        found.append((at_par, sides, (candidates, best[2])))
-    found.sort(key=lambda item: (item[0], item[1]))
-    solutions = []
-    for at_par, sides, (candidates, indexes) in found:
-        if len(solutions) == spec.puzzles:
-            break
-        solution = make_solution(candidates, indexes, lexicon, sides=sides, answers_at_par=at_par)
-        if not check(spec, solution):  # shown only when the independent checker agrees
-            solutions.append(solution)
-    stats = {"boxes_tried": tried, "boxes_at_par": len(found)}
-    if not solutions:
-        return Result(kind="letter_boxed", status=Status.UNKNOWN, engine="native", task="generate", stats=stats,
-                      message=f"no box of {tried} tried needs exactly {spec.par} words; "
-                              "raise attempts or change par")
-    status = Status.OPTIMAL if len(solutions) == spec.puzzles else Status.FEASIBLE
-    message = None if status == Status.OPTIMAL else f"only {len(solutions)} puzzle(s) reached par {spec.par}"
-    return Result(kind="letter_boxed", status=status, engine="native", task="generate", solutions=solutions,
-                  count=len(solutions), count_exact=True, objective=spec.par, stats=stats, message=message)

@@ -4,19 +4,19 @@ letters) states, exact answer counts by inclusion-exclusion without listing, laz
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from functools import cache
 
 import numpy as np
 
+from cpwords.engines.budget import Budget
 from cpwords.puzzles.letter_boxed.words import WordTable, drop_dominated
 
 #: Exact counting keeps one n x n matrix per subset of the box letters: 2^n of them.
 MAX_COUNT_LETTERS = 16
 
 
-def min_words(table: WordTable, max_words: int) -> tuple[int, int, list[int]] | None:
+def min_words(table: WordTable, max_words: int, budget: Budget | None = None) -> tuple[int, int, list[int]] | None:
     """A best answer: fewest words, then least total cost (``table.cost``).
 
     Breadth-first over layers of states (last letter, covered mask, cost). A state is dropped when
@@ -29,6 +29,7 @@ def min_words(table: WordTable, max_words: int) -> tuple[int, int, list[int]] | 
     ----------
     table: playable words (dominated words may be dropped beforehand: the optimum is unchanged).
     max_words: largest number of words tried.
+    budget: checked between layers and while a layer is built (raises SearchTimeout when spent).
 
     Returns
     -------
@@ -57,7 +58,9 @@ def min_words(table: WordTable, max_words: int) -> tuple[int, int, list[int]] | 
     # Layer 1: each word is a state; per layer keep parent state and the word taken.
     s_end, s_mask, s_cost = last, mask, cost
     parents: list[tuple[np.ndarray, np.ndarray]] = [(np.full(len(table), -1), np.arange(len(table)))]
+    check = budget.check if budget is not None else (lambda: None)
     for k in range(2, max_words + 1):
+        check()
         done = _finish(s_end, s_mask, s_cost, starting, mask, cost, n, full)
         if done is not None:
             state, word, total = done
@@ -68,7 +71,7 @@ def min_words(table: WordTable, max_words: int) -> tuple[int, int, list[int]] | 
             keep = _prune(s_end, s_mask, s_cost, n)
             s_end, s_mask, s_cost = s_end[keep], s_mask[keep], s_cost[keep]
             parents[0] = (parents[0][0][keep], parents[0][1][keep])
-        s_end, s_mask, s_cost, parent, word = _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n)
+        s_end, s_mask, s_cost, parent, word = _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n, check)
         if not len(s_end):
             break
         parents.append((parent, word))
@@ -125,10 +128,11 @@ def _finish(s_end, s_mask, s_cost, finishing, mask, cost, n, full):  # type: ign
     return best
 
 
-def _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n):  # type: ignore[no-untyped-def]
+def _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n, check):  # type: ignore[no-untyped-def]
     """Next layer: every state followed by every word starting with its last letter, pruned."""
     ends, masks, costs, parents, words = [], [], [], [], []
     for letter in range(n):
+        check()
         here = np.flatnonzero(s_end == letter)
         nxt = starting[letter]
         if not len(here) or not len(nxt):
@@ -232,7 +236,7 @@ def _chain_count(a_sets: np.ndarray, a_full: np.ndarray, partition: tuple[tuple[
     return np.einsum(",".join(terms) + "->S", *operands, optimize="greedy")
 
 
-def count_answers(table: WordTable, max_words: int) -> dict[int, int]:
+def count_answers(table: WordTable, max_words: int, budget: Budget | None = None) -> dict[int, int]:
     """Exact number of answers of each word count 1..max_words, without listing them.
 
     An answer of k words: distinct words, chained, every letter covered, and the first k-1 words
@@ -248,7 +252,8 @@ def count_answers(table: WordTable, max_words: int) -> dict[int, int]:
 
     Raises
     ------
-    ValueError when the box has more than MAX_COUNT_LETTERS letters.
+    ValueError when the box has more than MAX_COUNT_LETTERS letters; SearchTimeout when the
+    ``budget`` is spent (checked between partitions).
     """
     n = table.box.n
     if n > MAX_COUNT_LETTERS:
@@ -267,6 +272,8 @@ def count_answers(table: WordTable, max_words: int) -> dict[int, int]:
     for k in range(1, max_words + 1):
         total = 0
         for partition in _set_partitions(k):
+            if budget is not None:
+                budget.check()
             if k > 1 and (k - 1,) not in partition:
                 # The last word repeats an earlier one: it adds no letter, so the first k-1 words
                 # already cover everything; such chains are never answers (both terms cancel).
@@ -301,16 +308,12 @@ def can_finish(table: WordTable, max_words: int) -> list[np.ndarray]:
     return reach
 
 
-class SearchTimeout(Exception):
-    """The enumeration passed its deadline."""
-
-
 def enumerate_answers(table: WordTable, max_words: int, *, min_words: int = 1,
-                      deadline: float | None = None) -> Iterator[list[int]]:
+                      budget: Budget | None = None) -> Iterator[list[int]]:
     """Answers (word indexes) of min_words, ..., max_words words, lazily, by depth-first search.
 
-    Pruned with :func:`can_finish`. Raises :class:`SearchTimeout` once past ``deadline`` (a
-    ``time.monotonic()`` value).
+    Pruned with :func:`can_finish`. Raises :class:`~cpwords.engines.budget.SearchTimeout` once
+    the ``budget`` is spent.
     """
     n, full = table.box.n, table.box.full
     reach = can_finish(table, max_words)
@@ -318,13 +321,10 @@ def enumerate_answers(table: WordTable, max_words: int, *, min_words: int = 1,
     for i, f in enumerate(table.first):
         starting[f].append(i)
     last, mask = table.last, table.mask
-    steps = 0
+    tick = budget.ticker() if budget is not None else (lambda: None)
 
     def extend(path: list[int], end: int, covered: int, left: int) -> Iterator[list[int]]:
-        nonlocal steps
-        steps += 1
-        if deadline is not None and steps % 1024 == 0 and time.monotonic() > deadline:
-            raise SearchTimeout
+        tick()
         for w in starting[end]:
             m = covered | mask[w]
             if left == 1:

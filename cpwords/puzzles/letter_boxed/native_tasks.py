@@ -1,59 +1,125 @@
-"""The native engine's side of the tasks: the same three functions as ``cpsat.py`` and ``sat.py``.
+"""The native engine of Letter Boxed: one function per task over the algorithms of ``native.py``.
 
-Each returns plain data: ``best_answer`` -> (status, word indexes or None, stats),
-``list_answers`` -> (complete, list of word-index lists, stats), ``count_answers`` ->
-(complete, {word count: answers}, stats).
+Each task takes the :class:`~cpwords.puzzles.letter_boxed.words.BoxProblem`, the spec and the
+run's budget, and returns a :class:`~cpwords.engines.found.Found` whose answers are word lists
+(``generate``: mappings with the box, its words and its count at par).
 """
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
+from cpwords.engines.budget import Budget, SearchTimeout
+from cpwords.engines.found import Found
+from cpwords.errors import InputError
 from cpwords.puzzles.letter_boxed import native
-from cpwords.puzzles.letter_boxed.words import WordTable
-from cpwords.results import Status
+from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, drop_dominated, playable_words
 
 
-def best_answer(spec: Any, table: WordTable) -> tuple[Status, list[int] | None, dict[str, Any]]:
+def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     """Fewest words, then least cost, by layered search (proved optimal: layers are exhaustive)."""
     t0 = time.perf_counter()
-    found = native.min_words(table, spec.max_words)
+    table = problem.candidates
+    try:
+        best = native.min_words(table, spec.max_words, budget)
+    except SearchTimeout:
+        return Found(stats={"search_s": round(time.perf_counter() - t0, 6)}).stop(budget.reason)
     stats = {"search_s": round(time.perf_counter() - t0, 6)}
-    if found is None:
-        return Status.INFEASIBLE, None, stats
-    return Status.OPTIMAL, found[2], stats
+    if best is None:
+        return Found(stats=stats)
+    return Found(answers=[problem.words_of(table, best[2])], objective=best[0], stats=stats)
 
 
-def list_answers(spec: Any, table: WordTable) -> tuple[bool, list[list[int]], dict[str, Any]]:
+def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     """Answers of at most ``max_words`` words by pruned depth-first search, up to ``limit``."""
     t0 = time.perf_counter()
-    deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
-    answers: list[list[int]] = []
-    complete = True
+    table = problem.table
+    assert table is not None
+    found = Found()
     try:
-        for answer in native.enumerate_answers(table, spec.max_words, deadline=deadline):
-            if spec.limit is not None and len(answers) >= spec.limit:
-                complete = False
+        for answer in native.enumerate_answers(table, spec.max_words, budget=budget):
+            if spec.limit is not None and len(found.answers) >= spec.limit:
+                found.stop("limit")
                 break
-            answers.append(answer)
-    except native.SearchTimeout:
-        complete = False
-    return complete, answers, {"search_s": round(time.perf_counter() - t0, 6)}
+            found.answers.append(problem.words_of(table, answer))
+    except SearchTimeout:
+        found.stop(budget.reason)
+    found.count = len(found.answers)
+    found.stats["search_s"] = round(time.perf_counter() - t0, 6)
+    return found
 
 
-def count_answers(spec: Any, table: WordTable) -> tuple[bool, dict[int, int], dict[str, Any]]:
+def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     """Exact counts by inclusion-exclusion (boxes of up to 16 letters), else by enumeration."""
     t0 = time.perf_counter()
-    if table.box.n <= native.MAX_COUNT_LETTERS:
-        counts = native.count_answers(table, spec.max_words)
-        return True, counts, {"count_s": round(time.perf_counter() - t0, 6), "method": "inclusion-exclusion"}
-    deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
-    counts = {k: 0 for k in range(1, spec.max_words + 1)}
-    complete = True
+    table = problem.table
+    assert table is not None
+    by_words = {k: 0 for k in range(1, spec.max_words + 1)}
+    found = Found(stats={"count_by_words": by_words})
     try:
-        for answer in native.enumerate_answers(table, spec.max_words, deadline=deadline):
-            counts[len(answer)] += 1
-    except native.SearchTimeout:
-        complete = False
-    return complete, counts, {"count_s": round(time.perf_counter() - t0, 6), "method": "enumeration"}
+        if table.box.n <= native.MAX_COUNT_LETTERS:
+            found.stats["method"] = "inclusion-exclusion"
+            by_words.update(native.count_answers(table, spec.max_words, budget))
+        else:
+            found.stats["method"] = "enumeration"
+            for answer in native.enumerate_answers(table, spec.max_words, budget=budget):
+                by_words[len(answer)] += 1
+    except SearchTimeout:
+        found.stop(budget.reason)
+    found.count = sum(by_words.values())
+    found.stats["search_s"] = round(time.perf_counter() - t0, 6)
+    return found
+
+
+def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+    """New puzzles: try ``spec.attempts`` random boxes and keep those whose minimum is exactly
+    ``spec.par`` words, ranked by how few answers of ``par`` words they have (fewer: harder).
+
+    Raises
+    ------
+    InputError when the boxes would have more letters than exact counting handles.
+    """
+    from cpwords.puzzles.letter_boxed.generate import random_box
+
+    n = spec.side_count * spec.letters_per_side
+    if n > native.MAX_COUNT_LETTERS:
+        raise InputError(f"generate ranks puzzles by exact counts, which handle up to {native.MAX_COUNT_LETTERS} "
+                         "letters; lower side_count or letters_per_side", field="letters_per_side",
+                         value=spec.letters_per_side)
+    rng = random.Random(spec.seed)
+    seen: set[frozenset[str]] = set()
+    kept: list[dict[str, Any]] = []
+    tried = 0
+    stopped = None
+    try:
+        for _ in range(spec.attempts):
+            budget.check()
+            sides = random_box(rng, spec.side_count, spec.letters_per_side)
+            key = frozenset(sides)
+            if key in seen:
+                continue
+            seen.add(key)
+            tried += 1
+            table = playable_words(Box.from_sides(sides), problem.lexicon, min_length=spec.min_word_length,
+                                   rank=spec.rank)
+            candidates = drop_dominated(table)
+            best = native.min_words(candidates, spec.par, budget)
+            if best is None or best[0] != spec.par:
+                continue
+            at_par = native.count_answers(table, spec.par, budget)[spec.par]
+            kept.append({"sides": sides, "words": problem.words_of(candidates, best[2]), "answers_at_par": at_par})
+    except SearchTimeout:
+        stopped = budget.reason
+    kept.sort(key=lambda p: (p["answers_at_par"], p["sides"]))
+    found = Found(answers=kept[:spec.puzzles], objective=spec.par,
+                  stats={"boxes_tried": tried, "boxes_at_par": len(kept)})
+    if stopped is not None:
+        found.stop(stopped)
+    elif len(found.answers) < spec.puzzles:
+        found.stop("limit")
+        found.message = (f"only {len(found.answers)} of {tried} boxes tried need exactly {spec.par} words; "
+                         "raise attempts or change par" if found.answers else
+                         f"no box of {tried} tried needs exactly {spec.par} words; raise attempts or change par")
+    return found

@@ -9,13 +9,15 @@ words are enumerated with blocking clauses projected on the ``pick`` variables.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
 from cpwords.engines import sat as engine
+from cpwords.engines.budget import Budget
+from cpwords.engines.found import Found
+from cpwords.engines.minimum import increasing_k
 from cpwords.puzzles.letter_boxed.sizes import enumerate_by_size
-from cpwords.puzzles.letter_boxed.words import WordTable
+from cpwords.puzzles.letter_boxed.words import BoxProblem, WordTable
 from cpwords.results import Status
 
 
@@ -75,7 +77,7 @@ def _decode(bc: BoxCnf, true_vars: set[int]) -> list[int]:
     return out
 
 
-def _cheapest(table: WordTable, k: int, time_limit: float | None) -> tuple[Status, list[int] | None, dict]:
+def _cheapest(table: WordTable, k: int, budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
     """Among answers of exactly k words, one of least total cost.
 
     ``letters``: unary counters ``("long", p, t)`` (word at p has at least t letters), whose number
@@ -84,6 +86,9 @@ def _cheapest(table: WordTable, k: int, time_limit: float | None) -> tuple[Statu
     enumerated with blocking clauses and the cheapest kept.
     """
     bc = build_cnf(table, k, all_used=True, prefix_rule=False)
+    # CaDiCaL proves these bounds about twice as fast as Glucose but cannot be interrupted: it is
+    # used only when the run has no deadline.
+    solver_name = "cadical153" if not budget.limited else engine.DEFAULT_SOLVER
     if table.rank == "letters":
         longest = max(len(w) for w in table.words)
         longs = [[bc.cnf.var(("long", p, t)) for t in range(1, longest + 1)] for p in range(k)]
@@ -92,13 +97,10 @@ def _cheapest(table: WordTable, k: int, time_limit: float | None) -> tuple[Statu
                 bc.cnf.implies(longs[p][t], longs[p][t - 1])
             for i, w in enumerate(table.words):
                 bc.cnf.implies(bc.pick[p][i], longs[p][len(w) - 1])
-        # CaDiCaL proves these bounds about twice as fast as Glucose, but cannot be interrupted:
-        # it is used only without a time limit.
-        solver_name = "cadical153" if time_limit is None else engine.DEFAULT_SOLVER
-        outcome, best = engine.minimise_count(bc.cnf, [v for row in longs for v in row], time_limit=time_limit,
+        outcome, best = engine.minimise_count(bc.cnf, [v for row in longs for v in row], budget,
                                               solver_name=solver_name)
         answer = _decode(bc, outcome.true_vars) if best is not None else None
-        return outcome.status, answer, {"stage2_sat_s": outcome.stats["sat_wall_s"]}
+        return outcome.status, answer, outcome.stats
     best_answer: list[list[int]] = []
 
     def keep_cheapest(chosen: set[int]) -> None:
@@ -107,13 +109,13 @@ def _cheapest(table: WordTable, k: int, time_limit: float | None) -> tuple[Statu
             best_answer[:] = [answer]
 
     projection = [v for row in bc.pick for v in row]
-    run = engine.enumerate_models(bc.cnf, projection, on_model=keep_cheapest, time_limit=time_limit, keep=False,
-                                  solver_name="cadical153" if time_limit is None else engine.DEFAULT_SOLVER)
-    stats = {"stage2_sat_s": run.stats["sat_wall_s"], "stage2_answers": run.count}
-    return (Status.OPTIMAL if run.complete else Status.FEASIBLE), (best_answer[0] if best_answer else None), stats
+    run = engine.enumerate_models(bc.cnf, projection, budget, on_model=keep_cheapest, keep=False,
+                                  solver_name=solver_name)
+    status = Status.OPTIMAL if run.complete else Status.FEASIBLE
+    return status, (best_answer[0] if best_answer else None), run.stats
 
 
-def best_answer(spec: Any, table: WordTable) -> tuple[Status, list[int] | None, dict[str, Any]]:
+def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     """Fewest words by increasing K (a CNF of exactly K words for K = 1, 2, ...: the first
     satisfiable K is optimal), then least cost (:func:`_cheapest`).
 
@@ -121,60 +123,65 @@ def best_answer(spec: Any, table: WordTable) -> tuple[Status, list[int] | None, 
     the number of used positions minimised by an incremental totalizer) gives the same minimum and
     is kept for comparison.
     """
-    t0 = time.monotonic()
-    stats: dict[str, Any] = {"stage1_s": 0.0}
-    answer = None
-    for k in range(1, spec.max_words + 1):
-        left = None if spec.time_limit is None else spec.time_limit - (time.monotonic() - t0)
-        if left is not None and left <= 0:
-            return Status.UNKNOWN, None, stats
+    table = problem.candidates
+
+    def exactly(k: int, budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
         bc = build_cnf(table, k, all_used=True, prefix_rule=False)
-        outcome = engine.solve(bc.cnf, time_limit=left)
-        stats["stage1_s"] = round(stats["stage1_s"] + outcome.stats["sat_wall_s"], 6)
-        if outcome.status == Status.UNKNOWN:
-            return Status.UNKNOWN, None, stats
-        if outcome.status.solved:
-            answer = _decode(bc, outcome.true_vars)
-            break
-    if answer is None:
-        return Status.INFEASIBLE, None, stats
-    left = None if spec.time_limit is None else max(0.01, spec.time_limit - (time.monotonic() - t0))
-    status, cheapest, more = _cheapest(table, len(answer), left)
-    stats.update(more)
-    if cheapest is None:
-        return Status.FEASIBLE, answer, stats
-    return (Status.OPTIMAL if status == Status.OPTIMAL else Status.FEASIBLE), cheapest, stats
+        outcome = engine.solve(bc.cnf, budget)
+        return outcome.status, (_decode(bc, outcome.true_vars) if outcome.status.solved else None), outcome.stats
+
+    first = increasing_k(range(1, spec.max_words + 1), exactly, budget)
+    found = Found(stats=dict(first.stats))
+    if first.answer is None:
+        return found if first.complete else found.stop(first.stopped)
+    answer = first.answer
+    found.objective = len(answer)
+    status, cheapest, more = _cheapest(table, len(answer), budget)
+    found.stats["solver_s"] = round(found.stats.get("solver_s", 0.0) + more.get("solver_s", 0.0), 6)
+    found.answers = [problem.words_of(table, cheapest if cheapest is not None else answer)]
+    if status is not Status.OPTIMAL:
+        found.stop(budget.reason)  # the fewest words is proved; the tie-break is not
+        found.message = ("the time limit was reached: the number of words is proved fewest, "
+                         "but a cheaper answer of that length may exist")
+    return found
 
 
-def min_words_by_totalizer(spec: Any, table: WordTable) -> tuple[Status, int | None]:
+def min_words_by_totalizer(spec: Any, table: WordTable, budget: Budget | None = None) -> tuple[Status, int | None]:
     """The fewest words from one CNF with ``max_words`` positions (empties only at the end),
     minimising the used positions incrementally with ``minimise_count``."""
     bc = build_cnf(table, spec.max_words, all_used=False, prefix_rule=False)
-    outcome, best_k = engine.minimise_count(bc.cnf, bc.used, time_limit=spec.time_limit)
+    outcome, best_k = engine.minimise_count(bc.cnf, bc.used, budget or Budget(spec.time_limit))
     return outcome.status, best_k
 
 
-def _each_size(spec: Any, table: WordTable, on_answer: Any, limit: int | None) -> tuple[bool, dict[int, int], dict]:
+def _each_size(problem: BoxProblem, spec: Any, on_answer: Any, limit: int | None, budget: Budget) -> Found:
     """Enumerate answers of 1..max_words words, one CNF per word count, blocking clauses on the picks."""
+    table = problem.table
+    assert table is not None
 
-    def enumerate_k(k: int, limit: int | None, left: float | None) -> tuple[int, bool]:
+    def enumerate_k(k: int, limit: int | None, budget: Budget) -> tuple[int, str | None]:
         bc = build_cnf(table, k, all_used=True, prefix_rule=True)
         projection = [v for row in bc.pick for v in row]
         callback = None if on_answer is None else (lambda chosen: on_answer(_decode(bc, chosen)))
-        run = engine.enumerate_models(bc.cnf, projection, on_model=callback, limit=limit, time_limit=left,
-                                      keep=False)
-        return run.count, run.complete
+        run = engine.enumerate_models(bc.cnf, projection, budget, on_model=callback, limit=limit, keep=False)
+        return run.count, run.stopped
 
-    return enumerate_by_size(spec, enumerate_k, limit)
+    return enumerate_by_size(spec, enumerate_k, limit, budget)
 
 
-def list_answers(spec: Any, table: WordTable) -> tuple[bool, list[list[int]], dict[str, Any]]:
+def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     """Every answer of at most ``max_words`` words (up to ``limit``), by blocking clauses."""
-    answers: list[list[int]] = []
-    complete, _, stats = _each_size(spec, table, answers.append, spec.limit)
-    return complete, answers, stats
+    table = problem.table
+    assert table is not None
+    answers: list[list[str]] = []
+    found = _each_size(problem, spec, lambda indexes: answers.append(problem.words_of(table, indexes)),
+                       spec.limit, budget)
+    found.answers = answers
+    return found
 
 
-def count_answers(spec: Any, table: WordTable) -> tuple[bool, dict[int, int], dict[str, Any]]:
-    """Answers per word count by projected enumeration (exact unless the time limit stops it)."""
-    return _each_size(spec, table, None, None)
+def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+    """Answers per word count by projected enumeration (exact unless the budget stops it)."""
+    found = _each_size(problem, spec, None, None, budget)
+    found.stats["method"] = "enumeration"
+    return found

@@ -1,39 +1,47 @@
 """Enumerate answers one word count at a time: the driver shared by the CP-SAT and SAT engines.
 
 Each engine builds one model per word count k (exactly k words, every letter used, no shorter
-prefix already covering the box); this loop shares the time limit and the listing limit between
+prefix already covering the box); this loop shares the run's budget and the listing limit between
 those models and gathers the counts per k.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
-#: ``enumerate_k(k, limit, seconds_left) -> (answers found, whether all were seen)``
-EnumerateK = Callable[[int, "int | None", "float | None"], tuple[int, bool]]
+from cpwords.engines.budget import Budget
+from cpwords.engines.found import Found
+
+#: ``enumerate_k(k, limit, budget) -> (answers found, why it stopped early or None)``
+EnumerateK = Callable[[int, "int | None", Budget], "tuple[int, str | None]"]
 
 
-def enumerate_by_size(spec: Any, enumerate_k: EnumerateK, limit: int | None) -> tuple[bool, dict[int, int], dict]:
+def enumerate_by_size(spec: Any, enumerate_k: EnumerateK, limit: int | None, budget: Budget) -> Found:
     """Run ``enumerate_k`` for k = 1 .. ``spec.max_words``.
 
     Returns
     -------
-    (complete, answers per word count, stats): ``complete`` is False when the time limit or
-    ``limit`` cut any k short (that k and the ones after it then count what was reached).
+    Found with ``count`` the answers seen and ``stats["count_by_words"]``; incomplete (with the
+    reason) when the budget or ``limit`` cut any k short (that k and the ones after it then count
+    what was reached).
     """
-    t0 = time.monotonic()
     counts: dict[int, int] = {}
-    complete = True
+    found = Found(stats={"count_by_words": counts})
     for k in range(1, spec.max_words + 1):
-        left = None if spec.time_limit is None else spec.time_limit - (time.monotonic() - t0)
-        if (left is not None and left <= 0) or (limit is not None and limit <= 0):
-            complete, counts[k] = False, 0
+        if found.stopped is not None:
+            counts[k] = 0
             continue
-        found, seen_all = enumerate_k(k, limit, left)
-        counts[k] = found
-        complete = complete and seen_all
+        if budget.expired():
+            found.stop(budget.reason)
+            counts[k] = 0
+            continue
+        counts[k], stopped = enumerate_k(k, limit, budget)
+        if stopped is not None:
+            found.stop(stopped)
         if limit is not None:
-            limit -= found
-    return complete, counts, {"enumerate_s": round(time.monotonic() - t0, 6)}
+            limit -= counts[k]
+            if limit <= 0 and found.stopped is None and k < spec.max_words:
+                found.stop("limit")
+    found.count = sum(counts.values())
+    return found

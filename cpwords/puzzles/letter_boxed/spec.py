@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef
+from cpwords.specs import BaseSpec, DictionaryRef, letters
 
 Task = Literal["min_words", "enumerate", "count", "generate"]
 Rank = Literal["letters", "common"]
@@ -42,9 +42,10 @@ class LetterBoxedSpec(BaseSpec):
     """``min_words``: a best answer (fewest words, ties broken by ``rank``); ``enumerate``: list the
     answers of at most ``max_words`` words; ``count``: count them (per word count in stats);
     ``generate``: make new puzzles whose minimum is ``par`` words."""
-    engine: Literal["native", "cpsat", "sat"] = "native"
+    engine: Literal["native", "cpsat", "sat"] | None = None
     """``native`` (search over (last letter, covered letters) states, exact counting by inclusion-
-    exclusion; the fastest), ``cpsat`` (OR-Tools CP-SAT) or ``sat`` (PySAT)."""
+    exclusion; the fastest, and the default), ``cpsat`` (OR-Tools CP-SAT) or ``sat`` (PySAT).
+    ``generate`` is done by the native engine."""
     rank: Rank = "letters"
     """How equally short answers are ordered: ``letters`` (fewest letters in total) or ``common``
     (smallest total rareness: the most common words)."""
@@ -66,7 +67,10 @@ class LetterBoxedSpec(BaseSpec):
     def _sides_are_letters(cls, sides: list[str] | None) -> list[str] | None:
         if sides is None:
             return None
-        clean = [s.strip().lower() for s in sides]
+        try:
+            clean = [letters(s, what=f"side {i + 1}") for i, s in enumerate(sides)]
+        except ValueError as exc:
+            raise _problem(str(exc)) from None
         if len(clean) < 3:
             raise _problem(f"a box needs at least 3 sides (got {len(clean)})")
         seen: dict[str, int] = {}
@@ -77,8 +81,6 @@ class LetterBoxedSpec(BaseSpec):
                     "(a one-letter side makes its letter free to double up, which the game forbids)"
                 )
             for ch in side:
-                if not ("a" <= ch <= "z"):
-                    raise _problem(f"side {i + 1} {side!r} holds {ch!r}; sides hold letters a-z only")
                 if ch in seen:
                     where = "twice on the same side" if seen[ch] == i else f"on sides {seen[ch] + 1} and {i + 1}"
                     raise _problem(f"letter {ch!r} appears {where}; every letter of the box must be distinct")
@@ -92,9 +94,6 @@ class LetterBoxedSpec(BaseSpec):
         if self.task == "generate" and self.side_count * self.letters_per_side > 26:
             raise _problem("side_count x letters_per_side is more than the 26 letters a-z")
         return self
-
-
-SPEC = LetterBoxedSpec
 
 
 def _problem(message: str) -> PydanticCustomError:

@@ -213,3 +213,21 @@ def check_letters_reachable(table: WordTable) -> str | None:
     if missing:
         return f"no playable word uses the letter(s) {', '.join(missing)}"
     return None
+
+
+@dataclass
+class BoxProblem:
+    """What every engine task works on: the dictionary and, for a given box, its playable words."""
+
+    lexicon: Lexicon
+    table: WordTable | None = None
+
+    @cached_property
+    def candidates(self) -> WordTable:
+        """The playable words a fewest-words answer needs (dominated words dropped)."""
+        assert self.table is not None
+        return drop_dominated(self.table)
+
+    def words_of(self, table: WordTable, indexes: list[int]) -> list[str]:
+        """The words at ``indexes`` of ``table``."""
+        return [table.words[i] for i in indexes]

@@ -7,12 +7,10 @@ is not a plural form, no word repeats, tokens differ when asked, and given suffi
 
 from __future__ import annotations
 
-from cpwords import verify
 from cpwords.geometry import load_board
 from cpwords.results import Solution
 
 
-@verify.register("prefix_suffix_board")
 def check(spec, solution: Solution) -> list[str]:  # noqa: ANN001 - any spec of this kind
     """Rule violations of one board (empty when it is right)."""
     from cpwords.lexicon import load_lexicon

@@ -15,7 +15,6 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
         description="Prefix/suffix boards: every edge joins a prefix and a suffix into a word.",
     )
     p.add_argument("--board", default=None, help="board name or YAML file (default okwddm)")
-    p.add_argument("--dict", dest="dictionary", default=None, help="dictionary (default common-10k)")
     p.add_argument("--prefix-length", metavar="MIN-MAX", help="prefix token lengths, e.g. 2-4")
     p.add_argument("--suffix-length", metavar="MIN-MAX", help="suffix token lengths, e.g. 2-3")
     p.add_argument("--no-distinct-tokens", action="store_true", help="allow a token twice on a board")
@@ -55,8 +54,6 @@ def run(args: argparse.Namespace) -> int:
     data: dict[str, Any] = {"kind": "prefix_suffix_board"}
     if args.board:
         data["board"] = args.board
-    if args.dictionary:
-        data["dictionary"] = args.dictionary
     for name in ("prefix_length", "suffix_length"):
         if getattr(args, name):
             data[name] = getattr(args, name)

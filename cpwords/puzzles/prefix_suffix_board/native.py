@@ -18,18 +18,15 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-import time
+import signal
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.geometry import canonical_form, is_lex_leader, orbit_size
 from cpwords.puzzles.prefix_suffix_board.counting import count_fillings
 from cpwords.puzzles.prefix_suffix_board.problem import Problem
-
-
-class SearchTimeout(Exception):
-    """The time limit passed during a search."""
 
 
 @dataclass
@@ -43,9 +40,10 @@ class Tally:
 
 
 class BoardSearch:
-    """Propagation search over one problem (picklable, so worker processes can run parts of it)."""
+    """Propagation search over one problem (picklable, so worker processes can run parts of it;
+    the budget's deadline travels with it)."""
 
-    def __init__(self, problem: Problem, *, deadline: float | None = None) -> None:
+    def __init__(self, problem: Problem, *, budget: Budget | None = None) -> None:
         self.problem = problem
         lay = problem.layout
         self.prefix_nodes = list(lay.prefix_nodes)
@@ -64,7 +62,7 @@ class BoardSearch:
                 for a, s in cuts:
                     self.multi_cut[s].append((a, w))
         self.suffix_group = problem.suffix_group() if not problem.fixed_suffixes else []
-        self.deadline = deadline
+        self.budget = budget or Budget()
         self._sources = [g.source_indices() for g in self.suffix_group if not g.is_identity]
 
     def _suffix_order(self) -> list[int]:
@@ -78,8 +76,7 @@ class BoardSearch:
         return order
 
     def _check_time(self) -> None:
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchTimeout
+        self.budget.check()
 
     # -- suffix placements
 
@@ -250,43 +247,75 @@ _WORKER: BoardSearch | None = None
 
 def _init_worker(search: BoardSearch) -> None:
     global _WORKER
+    # Ctrl-C reaches the whole process group: the parent stops the pool, workers stay quiet.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER = search
 
 
-def _run_part(args: tuple[tuple[int, ...], str]) -> Tally:
+def _run_parts(args: tuple[list[tuple[int, ...]], str]) -> tuple[Tally, int]:
+    """Count a chunk of parts in a worker: their merged tally and how many parts it held."""
     assert _WORKER is not None
-    return _WORKER.count_part(*args)
+    parts, task = args
+    total = Tally()
+    for part in parts:
+        _add(total, _WORKER.count_part(part, task))
+    return total, len(parts)
 
 
 def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
     """Count over every part (one per token of the first suffix slot; of the first two with
     several workers, since the lex-leader puts the smallest ids first and one slot alone splits
-    unevenly), in ``workers`` processes, with a progress bar on a terminal."""
-    from cpwords.display import progress
+    unevenly), in ``workers`` processes, reporting progress to the search's budget.
 
+    A part cut short by the deadline still adds what it counted; a stop request (Ctrl-C) ends the
+    pool at once, keeping the parts already finished. Either way the tally is marked incomplete.
+    """
+    budget = search.budget
     parts: list[tuple[int, ...]] = [()]
     if search.suffix_nodes:
         parts = [(a,) for a in search.suffix_domain[search.order[0]]]
         if workers > 1 and len(search.suffix_nodes) > 1:
             parts = [(a, b) for (a,) in parts for b in search.suffix_domain[search.order[1]] if b != a]
     total = Tally()
-    with progress(f"counting boards ({task})", total=len(parts)) as advance:
+    with budget.progress(f"counting boards ({task})", total=len(parts)) as advance:
         if workers <= 1 or len(parts) < 2:
-            results: Iterator[Tally] = (search.count_part(p, task) for p in parts)
-            return _merge(total, results, advance)
+            for part in parts:
+                _add(total, search.count_part(part, task))
+                advance(1)
+                if budget.stopped:
+                    total.complete = False
+                    break
+            return total
         ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        with ctx.Pool(workers, initializer=_init_worker, initargs=(search,)) as pool:
-            return _merge(total, pool.imap_unordered(_run_part, [(p, task) for p in parts], chunksize=32), advance)
-
-
-def _merge(total: Tally, parts: Iterator[Tally], advance: Callable[[int], None]) -> Tally:
-    for t in parts:
-        total.raw += t.raw
-        total.suffix_sets += t.suffix_sets
-        total.placements += t.placements
-        total.complete = total.complete and t.complete
-        advance(1)
+        chunks = [parts[i:i + 8] for i in range(0, len(parts), 8)]
+        pool = ctx.Pool(workers, initializer=_init_worker, initargs=(search,))
+        try:
+            # imap_unordered with chunksize 1 (chunks are made here) gives an iterator whose
+            # next() takes a timeout, so a stop request is seen while the workers run.
+            results = pool.imap_unordered(_run_parts, [(c, task) for c in chunks])
+            for _ in chunks:
+                while True:
+                    try:
+                        tally, n = results.next(timeout=0.2)
+                        break
+                    except multiprocessing.TimeoutError:
+                        if budget.stopped:
+                            total.complete = False
+                            return total
+                _add(total, tally)
+                advance(n)
+        finally:
+            pool.terminate()
+            pool.join()
     return total
+
+
+def _add(total: Tally, part: Tally) -> None:
+    total.raw += part.raw
+    total.suffix_sets += part.suffix_sets
+    total.placements += part.placements
+    total.complete = total.complete and part.complete
 
 
 def enumerate_boards(search: BoardSearch, limit: int | None) -> tuple[list[list[int]], bool]:

@@ -10,16 +10,9 @@ from dataclasses import dataclass
 
 from cpwords.errors import InputError
 from cpwords.geometry import Symmetry
+from cpwords.puzzles.prefix_suffix_board.solution import BoardSolution
 from cpwords.puzzles.prefix_suffix_board.spec import PrefixSuffixBoardSpec
 from cpwords.puzzles.prefix_suffix_board.tokens import Layout, TokenSet, spec_layout, spec_tokens
-from cpwords.results import Solution
-
-
-class BoardSolution(Solution):
-    """A filled board: the token of every slot, and the words of its edges (in board edge order)."""
-
-    tokens: dict[str, str]
-    """Slot name -> token (prefix tokens at prefix slots, suffix tokens at suffix slots)."""
 
 
 @dataclass

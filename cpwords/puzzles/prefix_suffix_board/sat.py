@@ -11,14 +11,16 @@ several cuts get those literals. Symmetry: X ≤lex g·X on order-encoded token 
 
 from __future__ import annotations
 
-import time
+import random
 from collections import defaultdict
+from typing import Any
 
 from cpwords.engines import sat as engine
+from cpwords.engines.budget import Budget
+from cpwords.engines.found import Found
 from cpwords.geometry import orbit_size
 from cpwords.puzzles.prefix_suffix_board.problem import Problem
-from cpwords.puzzles.prefix_suffix_board.spec import PrefixSuffixBoardSpec
-from cpwords.results import Result, Status
+from cpwords.results import Status
 
 
 class BoardCnf:
@@ -91,80 +93,82 @@ class BoardCnf:
         return [next(t for t, lit in enumerate(self.onehot[n]) if lit in true) for n in nodes]
 
 
-def solve_sat(spec: PrefixSuffixBoardSpec, problem: Problem) -> Result:
-    """Run the spec's task with the SAT model."""
-    from cpwords.puzzles.prefix_suffix_board import count_result, result_of
+def count_suffix_sets(problem: Problem, spec: Any, budget: Budget) -> Found:
+    """Suffix placements (lex-leaders on the suffix slots) admitting a board, by projected
+    enumeration on the suffix slots, each weighted by its orbit size for the raw count."""
+    cnf = BoardCnf(problem, "suffix")
+    nodes = list(problem.layout.suffix_nodes)
+    sgroup = problem.suffix_group()
+    raw = 0
 
+    def weigh(true: set[int]) -> None:
+        nonlocal raw
+        raw += orbit_size(cnf.values(true, nodes), sgroup)
+
+    en = engine.enumerate_models(cnf.model, cnf.projection(nodes), budget, on_model=weigh, keep=False)
+    found = Found(count=en.count, stats={**en.stats, "raw_count": raw, "method": "enumeration"})
+    return found if en.complete else found.stop(en.stopped)
+
+
+def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
+    """Boards modulo symmetry by projected enumeration of the lex-leaders (raw: orbit sizes)."""
+    cnf = BoardCnf(problem, "board")
     group = problem.symmetry_group()
-    if spec.task == "count_suffix_sets":
-        cnf = BoardCnf(problem, "suffix")
-        nodes = list(problem.layout.suffix_nodes)
-        sgroup = problem.suffix_group()
-        raw = 0
+    raw = 0
 
-        def weigh(true: set[int]) -> None:
-            nonlocal raw
-            raw += orbit_size(cnf.values(true, nodes), sgroup)
+    def weigh(true: set[int]) -> None:
+        nonlocal raw
+        raw += orbit_size(cnf.values(true), group)
 
-        en = engine.enumerate_models(cnf.model, cnf.projection(nodes), on_model=weigh, time_limit=spec.time_limit,
-                                     keep=False)
-        return count_result(spec, problem, raw, en.count, en.complete, en.stats)
-    if spec.task == "count_boards":
-        cnf = BoardCnf(problem, "board")
-        raw = 0
-
-        def weigh_board(true: set[int]) -> None:
-            nonlocal raw
-            raw += orbit_size(cnf.values(true), group)
-
-        en = engine.enumerate_models(cnf.model, cnf.projection(), on_model=weigh_board, time_limit=spec.time_limit,
-                                     keep=False)
-        return count_result(spec, problem, raw, en.count, en.complete, en.stats)
-    if spec.task in ("solve", "enumerate"):
-        cnf = BoardCnf(problem, "board" if spec.task == "enumerate" else None)
-        kept: list[list[int]] = []
-
-        def keep(true: set[int]) -> None:
-            if spec.limit is None or len(kept) < spec.limit:
-                kept.append(cnf.values(true))
-
-        limit = spec.limit if spec.task == "enumerate" else None
-        en = engine.enumerate_models(cnf.model, cnf.projection(), on_model=keep, limit=limit,
-                                     time_limit=spec.time_limit, keep=False)
-        return result_of(spec, problem, kept, complete=en.complete, count=en.count, count_exact=en.complete,
-                         stats=en.stats)
-    return _generate(spec, problem)
+    en = engine.enumerate_models(cnf.model, cnf.projection(), budget, on_model=weigh, keep=False)
+    found = Found(count=en.count, stats={**en.stats, "raw_count": raw, "method": "enumeration"})
+    return found if en.complete else found.stop(en.stopped)
 
 
-def _generate(spec: PrefixSuffixBoardSpec, problem: Problem) -> Result:
-    """Random boards: each draw assumes a random token at a random slot first, falling back to no assumption."""
-    import random
+def _listing(problem: Problem, spec: Any, budget: Budget, symmetry: str | None, limit: int | None) -> Found:
+    cnf = BoardCnf(problem, symmetry)
+    found = Found()
 
-    from cpwords.puzzles.prefix_suffix_board import result_of
+    def keep(true: set[int]) -> None:
+        if spec.limit is None or len(found.answers) < spec.limit:
+            found.answers.append(cnf.values(true))
 
+    en = engine.enumerate_models(cnf.model, cnf.projection(), budget, on_model=keep, limit=limit, keep=False)
+    found.count, found.stats = en.count, en.stats
+    return found if en.complete else found.stop(en.stopped)
+
+
+def solve(problem: Problem, spec: Any, budget: Budget) -> Found:
+    """Every filling of the player's suffixes (counted; up to ``limit`` listed)."""
+    return _listing(problem, spec, budget, None, None)
+
+
+def enumerate_(problem: Problem, spec: Any, budget: Budget) -> Found:
+    """Boards modulo symmetry (lex-leaders), up to ``limit``."""
+    return _listing(problem, spec, budget, "board", spec.limit)
+
+
+def generate(problem: Problem, spec: Any, budget: Budget) -> Found:
+    """Random boards: each draw assumes a random token at a random slot first (falling back to no
+    assumption), and each board is blocked before the next; all draws share the run's budget."""
     rng = random.Random(spec.seed)
     cnf = BoardCnf(problem, "board")
-    end = None if spec.time_limit is None else time.monotonic() + spec.time_limit
-    boards: list[list[int]] = []
-    exhausted = False
+    found = Found()
     projection = cnf.projection()
-    while len(boards) < spec.count:
-        left = None if end is None else max(0.0, end - time.monotonic())
-        if left == 0.0:
-            break
-        tries = [lit for lit in projection]
+    while len(found.answers) < spec.count:
+        tries = list(projection)
         rng.shuffle(tries)
         out = None
         for lit in [*tries[:8], None]:
-            out = engine.solve(cnf.model, assumptions=[lit] if lit else [], time_limit=left)
+            out = engine.solve(cnf.model, budget, assumptions=[lit] if lit else [])
             if out.status is not Status.INFEASIBLE:
                 break
-        if out is None or out.status is Status.INFEASIBLE:
-            exhausted = True
-            break
+        assert out is not None
+        if out.status is Status.INFEASIBLE:
+            return found
         if not out.status.solved:
-            break
+            return found.stop(out.stopped)
         x = cnf.values(out.true_vars)
-        boards.append(x)
+        found.answers.append(x)
         cnf.model.add([-cnf.onehot[n][t] for n, t in enumerate(x)])
-    return result_of(spec, problem, boards, complete=exhausted or len(boards) == spec.count)
+    return found

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from cpwords.specs import BaseSpec, DictionaryRef
-
-TASKS = ("count_boards", "count_suffix_sets", "solve", "generate", "enumerate")
+from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, letters
 
 
 class PrefixSuffixBoardSpec(BaseSpec):
@@ -24,13 +21,13 @@ class PrefixSuffixBoardSpec(BaseSpec):
 
     kind: Literal["prefix_suffix_board"] = "prefix_suffix_board"
     """The puzzle kind."""
-    engine: Literal["cpsat", "sat", "native"] = "native"
-    """Engine: ``native`` (propagation search with exact counting, the fastest), ``cpsat`` or ``sat``."""
+    engine: Literal["native", "cpsat", "sat"] | None = None
+    """Engine: ``native`` (propagation search with exact counting, the fastest; the default), ``cpsat`` or ``sat``."""
     task: Literal["count_boards", "count_suffix_sets", "solve", "generate", "enumerate"] = "generate"
     """``count_boards`` (boards modulo symmetry), ``count_suffix_sets`` (suffix placements modulo symmetry
     that admit a board), ``solve`` (fill the prefixes for the given ``suffixes``), ``generate`` (random
     boards by seed) or ``enumerate`` (list boards modulo symmetry)."""
-    board: str = "okwddm"
+    board: ShapeRef = "okwddm"
     """A shipped board name (``okwddm``) or a board YAML file (relative to the puzzle file's folder)."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="common-10k"))
     """Where the words come from; plural forms (another word plus s/es) are always dropped."""
@@ -70,16 +67,6 @@ class PrefixSuffixBoardSpec(BaseSpec):
             raise ValueError(f"the range [{lo}, {hi}] is empty: min is larger than max")
         return value
 
-    @field_validator("board")
-    @classmethod
-    def _board_path(cls, value: str, info: ValidationInfo) -> str:
-        base = (info.context or {}).get("base_dir")
-        if base is not None and ("/" in value or value.endswith((".yaml", ".yml"))):
-            path = Path(value).expanduser()
-            if not path.is_absolute():
-                return str(Path(base) / path)
-        return value
-
     @field_validator("suffixes")
     @classmethod
     def _lower_suffixes(cls, value: dict[str, str] | None) -> dict[str, str] | None:
@@ -87,10 +74,7 @@ class PrefixSuffixBoardSpec(BaseSpec):
             return None
         out = {}
         for slot, token in value.items():
-            token = str(token).strip().lower().lstrip("-")
-            if not token.isalpha() or not token.isascii():
-                raise ValueError(f"suffix of slot {slot!r} must be letters a-z, got {token!r}")
-            out[str(slot)] = token
+            out[str(slot)] = letters(str(token).strip().lstrip("-"), what=f"the suffix of slot {slot!r}")
         return out
 
     @model_validator(mode="after")
@@ -98,6 +82,3 @@ class PrefixSuffixBoardSpec(BaseSpec):
         if self.task == "solve" and not self.suffixes:
             raise ValueError("task 'solve' needs 'suffixes': a mapping of every suffix slot to its token")
         return self
-
-
-SPEC = PrefixSuffixBoardSpec

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any
 
-from cpwords.display import progress
+from cpwords.engines.budget import Budget
 from cpwords.puzzles.ruzzle.board import Board, path_score
 
 #: Letters and their frequency in English text (per cent); Q comes as a ``qu`` tile, as on Boggle dice.
@@ -31,14 +30,15 @@ def board_value(board: Board, found: dict[str, tuple[int, ...]], scoring: str) -
     return sum(path_score(board, path, scoring) for path in found.values())
 
 
-def best_board(spec: Any, start: Board, lexicon: Any) -> tuple[Board, dict[str, Any]]:
-    """Anneal from ``start`` for ``spec.iterations`` moves (or until ``spec.time_limit``).
+def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[Board, dict[str, Any]]:
+    """Anneal from ``start`` for ``spec.iterations`` moves (or until the budget is spent).
 
     Parameters
     ----------
-    spec: the ruzzle spec (``seed``, ``iterations``, ``time_limit``, ``scoring``, ``min_letters()``).
+    spec: the ruzzle spec (``seed``, ``iterations``, ``scoring``, ``min_letters()``).
     start: the board to start from; its shape and bonus squares are kept.
     lexicon: the dictionary.
+    budget: the run's budget (the search stops when it is spent; progress is reported to it).
 
     Returns
     -------
@@ -58,11 +58,10 @@ def best_board(spec: Any, start: Board, lexicon: Any) -> tuple[Board, dict[str, 
     best, best_value = current, current_value
     t_start = max(1.0, 0.05 * current_value)
     t_end = 0.05
-    deadline = time.perf_counter() + spec.time_limit if spec.time_limit else math.inf
     accepted = moves = 0
-    with progress("searching for a high-scoring board", total=spec.iterations) as advance:
+    with budget.progress("searching for a high-scoring board", total=spec.iterations) as advance:
         for step in range(spec.iterations):
-            if time.perf_counter() > deadline:
+            if budget.expired():
                 break
             if step % 50 == 49:
                 advance(50)

@@ -8,7 +8,6 @@ spelling the same word scores more (found by a small search of this module's own
 
 from __future__ import annotations
 
-from cpwords import verify
 from cpwords.puzzles.ruzzle.board import BONUS_MULTIPLIERS, RUZZLE_LETTER_VALUES, parse_row
 
 
@@ -53,7 +52,6 @@ def _all_paths(word: str, tiles: list[list[str]]) -> list[list[tuple[int, int]]]
     return out
 
 
-@verify.register("ruzzle")
 def check(spec, solution) -> list[str]:
     """Rule violations of one found word (empty when it is right)."""
     from cpwords.lexicon import load_lexicon

@@ -14,6 +14,9 @@ _BONUS = re.compile(r"(DL|TL|DW|TW):(\d+),(\d+)", re.IGNORECASE)
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
     """Add the ``ruzzle`` command."""
+    from cpwords.cli import field_choices
+    from cpwords.puzzles.ruzzle.spec import RuzzleSpec as Spec
+
     p = subparsers.add_parser(
         "ruzzle", parents=list(parents), help="every word on a Ruzzle / Boggle board",
         description="Find every word on a board of letters (king moves, no cell twice). "
@@ -23,13 +26,11 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argpars
                    help="one argument a row, top first; 'qu' is one tile; quote a row with spaces to "
                         "give multi-letter tiles ('a b th e')")
     p.add_argument("--boggle", action="store_true", help="Boggle scoring (by length; words of 3+ letters)")
-    p.add_argument("--scoring", choices=["ruzzle", "boggle", "none"], help="scoring rule (default ruzzle)")
+    p.add_argument("--scoring", choices=field_choices(Spec, "scoring"), help="scoring rule (default ruzzle)")
     p.add_argument("--bonus", action="append", default=[], metavar="KIND:ROW,COL",
                    help="a bonus square, e.g. DL:1,2 (DL, TL, DW, TW; 1-based row and column); repeatable")
     p.add_argument("--bonuses", metavar="LAYOUT", help="a bonus layout: shipped name (ruzzle-4x4) or .yaml file")
-    p.add_argument("--algorithm", choices=["trie", "active", "enumerate"], help="how to find words (default trie)")
-    p.add_argument("--task", choices=["words", "count_paths", "best_board"], help="what to do (default words)")
-    p.add_argument("--dict", metavar="NAME", help="dictionary: built-in name or word-list file (default scowl-80)")
+    p.add_argument("--task", choices=field_choices(Spec, "task"), help="what to do (default words)")
     p.add_argument("--min-length", type=int, metavar="N", help="shortest word in letters (default 2, Boggle 3)")
     p.add_argument("--iterations", type=int, metavar="N", help="best_board: annealing moves (default 1000)")
     p.set_defaults(func=run)
@@ -57,12 +58,7 @@ def build_spec(args: argparse.Namespace) -> Any:
         data["bonuses"] = table
     elif args.bonuses:
         data["bonuses"] = args.bonuses
-    if args.dict:
-        from cpwords.lexicon.cli import ref_from_option
-
-        data["dictionary"] = ref_from_option(args.dict).model_dump(exclude_none=True)
-    for option, field in (("algorithm", "algorithm"), ("task", "task"), ("min_length", "min_word_length"),
-                          ("iterations", "iterations")):
+    for option, field in (("task", "task"), ("min_length", "min_word_length"), ("iterations", "iterations")):
         if getattr(args, option) is not None:
             data[field] = getattr(args, option)
     return parse_spec(data, source="command line")

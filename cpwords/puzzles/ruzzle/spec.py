@@ -8,12 +8,12 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
+import warnings
 from typing import Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, PrivateAttr, field_validator, model_validator
 
-from cpwords.specs import BaseSpec, DictionaryRef
+from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, field_error
 
 BonusName = Literal["DL", "TL", "DW", "TW"]
 _TILE = re.compile(r"[a-z]+")
@@ -31,8 +31,10 @@ class RuzzleSpec(BaseSpec):
 
     kind: Literal["ruzzle"] = "ruzzle"
     """The puzzle kind."""
-    engine: Literal["native"] = "native"
-    """Engine: ``native`` (pure Python search; ``algorithm`` picks the method)."""
+    engine: Literal["trie", "active", "enumerate"] | None = None
+    """How words are found: ``trie`` (a board walk pruned by a trie; the fastest, and the default),
+    ``active`` (each dictionary word the board's letters allow, looked for on the board) or
+    ``enumerate`` (every path, no pruning; boards of at most 16 cells; the engine of ``count_paths``)."""
     task: Literal["words", "count_paths", "best_board"] = "words"
     """``words``: every word with a (best-scoring) path and the total score; ``count_paths``: the number
     of simple king paths of each length on a board of this size (the letters do not matter);
@@ -46,13 +48,12 @@ class RuzzleSpec(BaseSpec):
     """``ruzzle``: letter values, bonus squares, length bonus; ``boggle``: points by length; ``none``."""
     min_word_length: int | None = Field(default=None, ge=1)
     """Shortest word that counts, in letters (a ``qu`` tile is two). Default: 2 for Ruzzle, 3 otherwise."""
-    bonuses: str | dict[BonusName, list[tuple[int, int]]] | None = None
+    bonuses: ShapeRef | dict[BonusName, list[tuple[int, int]]] | None = None
     """Bonus squares: ``{DL: [[row, col], ...], TL: ..., DW: ..., TW: ...}`` (1-based, row 1 at the top), or
     the name of a shipped layout in ``models/ruzzle/`` (``ruzzle-4x4``) or a layout file (``.yaml``).
     Only Ruzzle scoring uses them."""
-    algorithm: Literal["trie", "active", "enumerate"] = "trie"
-    """How words are found: ``trie`` (board walk pruned by a trie; fastest), ``active`` (check each
-    dictionary word on the board), ``enumerate`` (every path, no pruning; boards of at most 16 cells)."""
+    algorithm: Literal["trie", "active", "enumerate"] | None = None
+    """Deprecated: the old name of ``engine`` (accepted for one release, with a warning)."""
     iterations: int = Field(default=1000, ge=1)
     """``best_board``: number of annealing moves (each move scores one board); ``time_limit`` may stop it sooner."""
 
@@ -75,16 +76,24 @@ class RuzzleSpec(BaseSpec):
                              " a string row reads 'qu' as one tile")
         return grid
 
+    _bonus: dict[str, list[tuple[int, int]]] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _algorithm_is_engine(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("algorithm") is not None:
+            engine = data.get("engine")
+            if engine is not None and engine != data["algorithm"]:
+                raise field_error("algorithm", f"'algorithm' is the old name of 'engine', and they differ "
+                                               f"(engine {engine!r}); give only 'engine'", data["algorithm"])
+            warnings.warn("ruzzle: 'algorithm' is deprecated and will be removed; write 'engine: "
+                          f"{data['algorithm']}' instead", FutureWarning, stacklevel=2)
+            data = {**data, "engine": data["algorithm"], "algorithm": None}
+        return data
+
     @field_validator("bonuses", mode="before")
     @classmethod
-    def _layout_path(cls, value: Any, info: ValidationInfo) -> Any:
-        # A relative layout file is read from the YAML file's folder; keep it absolute from now on.
-        if isinstance(value, str) and ("/" in value or value.endswith((".yaml", ".yml"))):
-            path = Path(value).expanduser()
-            base = (info.context or {}).get("base_dir")
-            if not path.is_absolute() and base is not None:
-                path = Path(base) / path
-            return str(path)
+    def _bonus_names(cls, value: Any) -> Any:
         if isinstance(value, dict):
             return {str(k).upper(): v for k, v in value.items()}
         return value
@@ -93,7 +102,8 @@ class RuzzleSpec(BaseSpec):
     def _bonuses_on_board(self) -> RuzzleSpec:
         rows, cols = self.shape()
         seen: dict[tuple[int, int], str] = {}
-        for name, cells in self._bonus_table().items():
+        self._bonus = self._bonus_table()  # a layout file is read once, here
+        for name, cells in self._bonus.items():
             for r, c in cells:
                 if not (1 <= r <= rows and 1 <= c <= cols):
                     raise ValueError(f"bonus {name} at [{r}, {c}] is off the {rows}x{cols} board "
@@ -101,9 +111,9 @@ class RuzzleSpec(BaseSpec):
                 if (r, c) in seen:
                     raise ValueError(f"cell [{r}, {c}] has two bonuses ({seen[(r, c)]} and {name})")
                 seen[(r, c)] = name
-        if self.algorithm == "enumerate" and rows * cols > 16 and self.task != "count_paths":
-            raise ValueError(f"algorithm 'enumerate' walks every path and handles at most 16 cells "
-                             f"(this board has {rows * cols}); use 'trie' or 'active'")
+        if self.engine == "enumerate" and rows * cols > 16 and self.task != "count_paths":
+            raise field_error("engine", f"engine 'enumerate' walks every path and handles at most 16 cells "
+                                        f"(this board has {rows * cols}); use 'trie' or 'active'", self.engine)
         return self
 
     def _bonus_table(self) -> dict[str, list[tuple[int, int]]]:
@@ -114,7 +124,7 @@ class RuzzleSpec(BaseSpec):
         from cpwords.geometry import read_shape, shipped_shapes
 
         shipped = shipped_shapes("ruzzle")
-        if "/" not in self.bonuses and not self.bonuses.endswith((".yaml", ".yml")) and self.bonuses not in shipped:
+        if isinstance(self.bonuses, str) and self.bonuses not in shipped:
             raise ValueError(f"unknown bonus layout {self.bonuses!r}; shipped: {', '.join(shipped)}; "
                              "or give a .yaml file")
         data, source = read_shape("ruzzle", self.bonuses, field_name="bonuses")
@@ -141,11 +151,8 @@ class RuzzleSpec(BaseSpec):
 
     def bonus_cells(self) -> dict[tuple[int, int], str]:
         """Bonus name by 1-based (row, col)."""
-        return {cell: name for name, cells in self._bonus_table().items() for cell in cells}
+        return {cell: name for name, cells in self._bonus.items() for cell in cells}
 
     def min_letters(self) -> int:
         """The shortest word that counts, after applying the scoring's default."""
         return self.min_word_length or DEFAULT_MIN_LENGTH[self.scoring]
-
-
-SPEC = RuzzleSpec

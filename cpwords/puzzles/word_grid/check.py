@@ -10,20 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cpwords import verify
 from cpwords.errors import InputError
 from cpwords.geometry import load_grid
 
 
-def _shape(spec):  # noqa: ANN001, ANN202
-    from pathlib import Path
-
-    source = getattr(spec, "_source", None)
-    base = Path(source).resolve().parent if source and Path(source).is_file() else None
-    return load_grid(spec.shape, base_dir=base)
-
-
-@verify.register("word_grid")
 def check(spec, solution) -> list[str]:  # noqa: ANN001
     """Rule violations of one word-grid answer (empty when it is right)."""
     from cpwords.lexicon import load_lexicon
@@ -33,7 +23,7 @@ def check(spec, solution) -> list[str]:  # noqa: ANN001
     if not rows:
         return ["the answer has no rows"]
     try:
-        shape = _shape(spec)
+        shape = load_grid(spec.shape)
     except InputError as exc:
         return [f"cannot load the shape: {exc.one_line()}"]
     if len(rows) != shape.height or any(len(r) != shape.width for r in rows):

@@ -19,11 +19,10 @@ def _rows_file(name: str, field: str) -> list[str]:
     """Rows of a grid file: a text file (one row a line) or YAML (a list, or a mapping with ``rows``)."""
     import yaml
 
+    from cpwords.files import read_text
+
     path = Path(name)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        raise InputError("cannot read the file", field=field, value=name) from None
+    text = read_text(path, what="grid file", field=field)
     if path.suffix.lower() in (".yaml", ".yml"):
         try:
             data = yaml.safe_load(text)
@@ -42,8 +41,6 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("grid", parents=parents, help="word grids (Gridle): generate, fill, count, unscramble",
                               description="Crossing-word grids: generate, fill, count, enumerate or unscramble.")
     p.add_argument("--shape", default="gridle-5x5", help="shipped grid name or grid YAML file (default gridle-5x5)")
-    p.add_argument("--dict", dest="dictionary", default="scowl-70",
-                   help="built-in dictionary name or a word-list file (default scowl-70)")
     task = p.add_mutually_exclusive_group()
     task.add_argument("--generate", type=int, metavar="N", help="generate N different grids (default 1)")
     task.add_argument("--count", action="store_true", help="count all grids (modulo symmetry; raw count in stats)")
@@ -60,14 +57,10 @@ def run(args: argparse.Namespace) -> int:
     from cpwords.cli import solve_and_print
     from cpwords.specs import parse_spec
 
-    dictionary: Any = args.dictionary
-    if "/" in dictionary or Path(dictionary).suffix:
-        dictionary = {"path": str(Path(dictionary).resolve())}
     shape = args.shape
     if "/" in shape or shape.endswith((".yaml", ".yml")):
         shape = str(Path(shape).resolve())
-    data: dict[str, Any] = {"kind": "word_grid", "shape": shape, "dictionary": dictionary,
-                            "distinct_words": not args.repeat_words,
+    data: dict[str, Any] = {"kind": "word_grid", "shape": shape, "distinct_words": not args.repeat_words,
                             "objective": "common" if args.common else "none"}
     if args.count:
         data["task"] = "count"

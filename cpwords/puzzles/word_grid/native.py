@@ -15,14 +15,10 @@ Example
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 
+from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.puzzles.word_grid.problem import GridProblem
-
-
-class SearchTimeout(Exception):
-    """The deadline passed during a search."""
 
 
 def letter_masks(words: list[str], order: list[int]) -> list[list[int]]:
@@ -46,14 +42,14 @@ class GridSearch:
     orders:
         Per slot length, the word ids in the order the search tries them (random for
         ``generate``, by frequency for ``fill``, by rareness for the ``common`` objective).
-    deadline:
-        ``time.monotonic()`` value after which the search raises :class:`SearchTimeout`.
+    budget:
+        The run's budget; the search raises :class:`~cpwords.engines.budget.SearchTimeout` once it is spent.
     """
 
-    def __init__(self, problem: GridProblem, orders: dict[int, list[int]], deadline: float | None = None) -> None:
+    def __init__(self, problem: GridProblem, orders: dict[int, list[int]], budget: Budget | None = None) -> None:
         self.p = problem
         self.orders = orders
-        self.deadline = deadline
+        self.budget = budget or Budget()
         self.masks = {n: letter_masks(problem.words[n], orders[n]) for n in orders}
         self.rank = {n: {wid: k for k, wid in enumerate(order)} for n, order in orders.items()}
         self.base = []
@@ -69,8 +65,8 @@ class GridSearch:
 
     def _check_time(self) -> None:
         self.nodes += 1
-        if self.deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self.deadline:
-            raise SearchTimeout
+        if self.nodes % 256 == 0:
+            self.budget.check()
 
     def _candidates(self, s: int, used: dict[int, int]) -> int:
         n = len(self.p.slots[s])
@@ -88,7 +84,7 @@ class GridSearch:
         return m
 
     def solutions(self) -> Iterator[list[int]]:
-        """Every grid (one word id per slot), in search order. Raises SearchTimeout at the deadline."""
+        """Every grid (one word id per slot), in search order. Raises SearchTimeout when the budget is spent."""
         chosen = [-1] * len(self.p.slots)
         used = dict.fromkeys(self.orders, 0)
         yield from self._extend(chosen, used)
@@ -140,7 +136,7 @@ class GridSearch:
     ) -> tuple[list[int] | None, int | None, bool]:
         """Branch and bound: the grid of least total cost among those ``accept(word_ids)`` allows.
 
-        Returns (word ids per slot or None, its cost, whether the search finished before the deadline).
+        Returns (word ids per slot or None, its cost, whether the search finished within the budget).
 
         ``orders`` must list the words by increasing cost, so that a slot's cheapest candidate is
         its lowest set bit: the sum of those over the open slots bounds what is left.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from cpwords.errors import InputError
 from cpwords.geometry import GridShape, Symmetry, grid_word_symmetries, load_grid
@@ -75,10 +74,8 @@ class GridProblem:
 
 
 def grid_shape(spec: WordGridSpec) -> GridShape:
-    """The spec's shape (shipped name or file, relative to the YAML file's folder)."""
-    source = getattr(spec, "_source", None)
-    base = Path(source).resolve().parent if source and Path(source).is_file() else None
-    return load_grid(spec.shape, base_dir=base)
+    """The spec's shape (a shipped name, or a file already resolved at validation)."""
+    return load_grid(spec.shape)
 
 
 def parse_rows(rows: list[str], shape: GridShape, *, field_name: str) -> dict[tuple[int, int], str]:

@@ -10,13 +10,13 @@ blocking clauses projected on the cell letters.
 from __future__ import annotations
 
 import random
-import time
+from typing import Any
 
 from cpwords.engines import sat
+from cpwords.engines.budget import Budget
+from cpwords.engines.found import Found
 from cpwords.geometry import orbit_size
-from cpwords.puzzles.word_grid import grid_result
 from cpwords.puzzles.word_grid.problem import GridProblem
-from cpwords.results import Result, Status
 
 
 class GridCnf:
@@ -67,42 +67,48 @@ class GridCnf:
         return [next(ch for ch, lit in enumerate(onehot) if lit in true) for onehot in self.letter]
 
 
-def solve_sat(spec, problem: GridProblem) -> Result:  # noqa: ANN001
-    """Run one task with PySAT (``objective: common`` is not offered here)."""
-    t0 = time.perf_counter()
+def _models(problem: GridProblem, spec: Any, budget: Budget, limit: int | None, counting: bool) -> Found:
     rng = random.Random(spec.seed) if spec.task == "generate" else None
     cnf = GridCnf(problem, rng)
-    counting = spec.task == "count"
-    raw = [0]
+    raw = 0
 
     def on_model(true: set[int]) -> None:
+        nonlocal raw
         if counting:
-            raw[0] += orbit_size(cnf.letters(true), problem.group)
+            raw += orbit_size(cnf.letters(true), problem.group)
 
-    if spec.task in ("generate", "fill"):
-        limit = spec.count
-    elif spec.task == "enumerate":
-        limit = spec.limit
-    else:
-        limit = None
-    found = sat.enumerate_models(cnf.model, cnf.projection, on_model=on_model, limit=limit,
-                                 time_limit=spec.time_limit, keep=not counting)
-    grids = [cnf.letters(true) for true in found.models]
-    stats = {**found.stats, "search_s": round(time.perf_counter() - t0, 6)}
-    message = None
-    if spec.task in ("generate", "fill"):
-        status = found.status
-        if found.complete and grids and len(grids) < spec.count:
-            status, message = Status.OPTIMAL, f"only {len(grids)} different grids exist"
-        elif grids and len(grids) == spec.count:
-            status = Status.OPTIMAL
-        return grid_result(spec, problem, status=status, grids=grids, stats=stats, message=message)
+    en = sat.enumerate_models(cnf.model, cnf.projection, budget, on_model=on_model, limit=limit, keep=not counting)
+    found = Found(answers=[cnf.letters(true) for true in en.models], count=en.count, stats=dict(en.stats))
     if counting:
-        stats["raw_count"] = raw[0]
-        if not found.complete:
-            message = "time limit reached: the count is a lower bound"
-    status = found.status
-    if spec.task == "enumerate" and not found.complete and limit is not None and found.count >= limit:
-        status = Status.FEASIBLE
-    return grid_result(spec, problem, status=status, grids=grids, stats=stats, count=found.count,
-                       count_exact=found.complete, message=message)
+        found.stats |= {"raw_count": raw, "method": "enumeration"}
+    return found if en.complete else found.stop(en.stopped)
+
+
+def generate(problem: GridProblem, spec: Any, budget: Budget) -> Found:
+    """``count`` grids from a CNF whose variable and clause order are shuffled by seed."""
+    return _enough(_models(problem, spec, budget, spec.count, counting=False), spec)
+
+
+def fill(problem: GridProblem, spec: Any, budget: Budget) -> Found:
+    """Up to ``count`` grids completing the given letters."""
+    return _enough(_models(problem, spec, budget, spec.count, counting=False), spec)
+
+
+def _enough(found: Found, spec: Any) -> Found:
+    """As many grids as asked is a finished task; fewer from a finished search: that is all there is."""
+    found.count = None
+    if found.stopped == "limit" and len(found.answers) == spec.count:
+        found.complete, found.stopped = True, None
+    if found.complete and 0 < len(found.answers) < spec.count:
+        found.message = f"only {len(found.answers)} different grids exist"
+    return found
+
+
+def enumerate_(problem: GridProblem, spec: Any, budget: Budget) -> Found:
+    """Grids modulo symmetry (lex-leaders) by blocking clauses, up to ``limit``."""
+    return _models(problem, spec, budget, spec.limit, counting=False)
+
+
+def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
+    """Grids modulo symmetry by projected enumeration of the lex-leaders; raw from orbit sizes."""
+    return _models(problem, spec, budget, None, counting=True)

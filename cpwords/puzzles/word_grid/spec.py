@@ -2,7 +2,7 @@
 
 Example
 -------
->>> spec = SPEC.model_validate({"kind": "word_grid", "shape": "gridle-5x5", "task": "generate", "count": 2})
+>>> spec = WordGridSpec.model_validate({"kind": "word_grid", "shape": "gridle-5x5", "task": "generate", "count": 2})
 >>> spec.task, spec.count, spec.distinct_words
 ('generate', 2, True)
 """
@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from cpwords.specs import BaseSpec, DictionaryRef
+from cpwords.specs import ALPHABET, BaseSpec, DictionaryRef, ShapeRef, field_error
 
 #: Characters of a ``given`` row that say "no letter given here".
 UNKNOWN_MARKS = "?_."
@@ -23,7 +23,7 @@ BLACK_MARK = "#"
 
 def _clean_rows(rows: list[str], *, allow_unknown: bool, what: str) -> list[str]:
     out = []
-    allowed = "abcdefghijklmnopqrstuvwxyz" + BLACK_MARK + (UNKNOWN_MARKS if allow_unknown else "")
+    allowed = ALPHABET + BLACK_MARK + (UNKNOWN_MARKS if allow_unknown else "")
     for i, row in enumerate(rows):
         row = row.strip().lower()
         bad = sorted(set(row) - set(allowed))
@@ -47,11 +47,11 @@ class WordGridSpec(BaseSpec):
 
     kind: Literal["word_grid"] = "word_grid"
     """The puzzle kind."""
-    engine: Literal["cpsat", "sat", "native"] = "native"
+    engine: Literal["native", "cpsat", "sat"] | None = None
     """Solver: ``native`` (bitset backtracking, the fastest; counts by a sum-product over the
-    crossing letters), ``cpsat`` (OR-Tools CP-SAT) or ``sat`` (PySAT). ``unscramble`` uses CP-SAT
-    (its default); ``objective: common`` needs native or cpsat."""
-    shape: str = "gridle-5x5"
+    crossing letters; the default), ``cpsat`` (OR-Tools CP-SAT) or ``sat`` (PySAT). ``unscramble``
+    is solved by CP-SAT only; ``objective: common`` needs native or cpsat."""
+    shape: ShapeRef = "gridle-5x5"
     """A shipped grid (``gridle-5x5``, ``gridle-7x7``) or a grid YAML file (rows of ``.``/``#``)."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
     """Where the words come from; each slot takes words of its own length."""
@@ -72,14 +72,6 @@ class WordGridSpec(BaseSpec):
     scrambled: list[str] | None = None
     """For ``unscramble``: the rows of the scrambled grid (every open cell holds a letter, ``#`` black).
     The shape's ``fixed`` cells keep their letters; the others may be swapped."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _unscramble_engine(cls, data: object) -> object:
-        # The game is solved by a CP-SAT model only: make it the default engine for that task.
-        if isinstance(data, dict) and data.get("task") == "unscramble" and data.get("engine") is None:
-            data = {**data, "engine": "cpsat"}
-        return data
 
     @field_validator("given")
     @classmethod
@@ -102,7 +94,7 @@ class WordGridSpec(BaseSpec):
             raise ValueError("'scrambled' is only for task 'unscramble'")
         if self.objective == "common" and self.task not in ("generate", "fill"):
             raise ValueError(f"objective 'common' applies to tasks generate and fill, not {self.task!r}")
+        if self.objective == "common" and self.engine == "sat":
+            raise field_error("engine", "objective 'common' needs engine native or cpsat (SAT has no weighted "
+                                        "objective here)", self.engine)
         return self
-
-
-SPEC = WordGridSpec

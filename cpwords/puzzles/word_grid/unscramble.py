@@ -12,14 +12,14 @@ best one together with the grid.
 
 from __future__ import annotations
 
-import time
+from typing import Any
 
 from cpwords.engines import cpsat
+from cpwords.engines.budget import Budget
+from cpwords.engines.found import Found
 from cpwords.errors import InputError
-from cpwords.puzzles.word_grid import GridSolution, solution_of
 from cpwords.puzzles.word_grid.cpsat import build_model
 from cpwords.puzzles.word_grid.problem import GridProblem, grid_shape, parse_rows, prepare
-from cpwords.results import Result, Status
 
 
 def swaps_of(sources: list[int]) -> list[tuple[int, int]]:
@@ -43,49 +43,71 @@ def swaps_of(sources: list[int]) -> list[tuple[int, int]]:
     return swaps
 
 
-def solve_unscramble(spec) -> Result:  # noqa: ANN001
-    """Find the grid of the scrambled letters that needs the fewest swaps, and the swaps."""
-    t0 = time.perf_counter()
+def _scrambled_letters(spec: Any) -> dict[tuple[int, int], str]:
     shape = grid_shape(spec)
     letters = parse_rows(spec.scrambled, shape, field_name="scrambled")
     missing = [c for c in shape.open_cells() if c not in letters]
     if missing:
         r, c = missing[0]
         raise InputError(f"open cell [{r + 1}, {c + 1}] has no letter", field="scrambled")
+    return letters
+
+
+def unscramble_problem(spec: Any) -> GridProblem:
+    """The grid problem of the game: the shape's fixed cells given (their scrambled letters stay),
+    every other open cell free, no symmetry (the scrambled grid has an orientation).
+
+    Raises
+    ------
+    InputError
+        Scrambled rows that do not fit the shape, or an open cell without a letter.
+    """
+    shape = grid_shape(spec)
+    letters = _scrambled_letters(spec)
     fixed_rows = ["".join(letters[(r, c)] if (r + 1, c + 1) in shape.fixed else ("?" if shape.is_open(r, c) else "#")
                           for c in range(shape.width)) for r in range(shape.height)]
-    problem: GridProblem = prepare(spec, given_rows=fixed_rows)
-    problem.group = [g for g in problem.group if g.is_identity]  # the scrambled grid has an orientation
+    problem = prepare(spec, given_rows=fixed_rows)
+    problem.group = [g for g in problem.group if g.is_identity]
+    return problem
+
+
+def solve_unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
+    """The grid of the scrambled letters that needs the fewest swaps, and the swaps.
+
+    Returns a Found whose answer is ``(letters, swaps)``: one letter index per cell and the swaps
+    as pairs of 1-based [row, col] cells; the objective is the number of swaps.
+    """
+    shape = problem.shape
+    letters = _scrambled_letters(spec)
     gm = build_model(problem, symmetry=False)
     model = gm.model
     scrambled = [ord(letters[cell]) - 97 for cell in problem.cells]
     movable = [i for i, (r, c) in enumerate(problem.cells) if (r + 1, c + 1) not in shape.fixed]
     n = len(movable)
     source_letters = [scrambled[i] for i in movable]
-    sources = [model.NewIntVar(0, n - 1, f"source_{k}") for k in range(n)]
-    model.AddAllDifferent(sources)
-    labels = [model.NewIntVar(0, k, f"cycle_label_{k}") for k in range(n)]
+    sources = [model.new_int_var(0, n - 1, f"source_{k}") for k in range(n)]
+    model.add_all_different(sources)
+    labels = [model.new_int_var(0, k, f"cycle_label_{k}") for k in range(n)]
     counted = []
     for k, cell in enumerate(movable):
-        model.AddElement(sources[k], source_letters, gm.cells[cell])
-        model.AddElement(sources[k], labels, labels[k])
-        is_min = model.NewBoolVar(f"cycle_min_{k}")
-        model.Add(labels[k] == k).OnlyEnforceIf(is_min)
-        model.Add(labels[k] != k).OnlyEnforceIf(is_min.Not())
+        model.add_element(sources[k], source_letters, gm.cells[cell])
+        model.add_element(sources[k], labels, labels[k])
+        is_min = model.new_bool_var(f"cycle_min_{k}")
+        model.add(labels[k] == k).only_enforce_if(is_min)
+        model.add(labels[k] != k).only_enforce_if(is_min.Not())
         counted.append(is_min)
-    model.Maximize(sum(counted))
-    outcome = cpsat.solve(model, time_limit=spec.time_limit, workers=spec.workers, seed=spec.seed)
-    stats = {**outcome.stats, "movable_cells": n, "search_s": round(time.perf_counter() - t0, 6)}
+    model.maximize(sum(counted))
+    outcome = cpsat.solve(model, budget, workers=spec.workers, seed=spec.seed)
+    found = Found(stats={**outcome.stats, "movable_cells": n})
     if not outcome.status.solved:
-        message = ("no valid grid uses exactly these letters with the fixed cells in place"
-                   if outcome.status == Status.INFEASIBLE else "time limit reached before any grid was found")
-        return Result(kind="word_grid", status=outcome.status, engine=spec.engine, task=spec.task,
-                      stats=stats, message=message)
+        return found if outcome.stopped is None else found.stop(outcome.stopped)
     grid = [outcome.value(v) for v in gm.cells]
     src = [outcome.value(v) for v in sources]
     swaps = [[[problem.cells[movable[a]][0] + 1, problem.cells[movable[a]][1] + 1],
               [problem.cells[movable[b]][0] + 1, problem.cells[movable[b]][1] + 1]] for a, b in swaps_of(src)]
-    base = solution_of(problem, grid)
-    solution = GridSolution(words=base.words, rows=base.rows, rareness=base.rareness, swaps=swaps)
-    return Result(kind="word_grid", status=outcome.status, engine=spec.engine, task=spec.task,
-                  solutions=[solution], objective=len(swaps), stats=stats)
+    found.answers = [(grid, swaps)]
+    found.objective = len(swaps)
+    if outcome.stopped is not None:
+        found.stop(outcome.stopped)
+        found.message = "the time limit was reached: the swaps shown are the fewest found, not proved fewest"
+    return found

@@ -1,0 +1,229 @@
+"""One time budget for a whole run, passed down to every search, and how searches report progress.
+
+A :class:`Budget` is made once per solve (``Budget(spec.time_limit)``) and handed down to the
+kind, its engine and every inner solve, which ask it what is left instead of each counting from
+its own start. It also carries the run's *stop* switch: Ctrl-C, a cancelled web job or a
+cluster shutdown calls :meth:`Budget.stop`, which wakes every solver registered with
+:meth:`Budget.interrupts` (CP-SAT's ``stop_search``, PySAT's ``interrupt``) and makes pure
+Python loops see :meth:`Budget.expired` on their next check.
+
+>>> b = Budget(None)
+>>> b.left() is None, b.expired()
+(True, False)
+>>> b.stop("interrupted"); b.expired(), b.reason
+(True, 'interrupted')
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+#: Longest limit handed to a solver: a year. Larger limits (``1e30``, ``.inf``) mean "no limit" in
+#: practice but overflow the solvers' own timers.
+MAX_SECONDS = 365 * 24 * 3600.0
+
+Advance = Callable[[int], None]
+
+
+class SearchTimeout(Exception):  # noqa: N818 (the name says what happened, as asyncio's TimeoutError does)
+    """A search passed the end of its budget (time limit or stop request)."""
+
+
+class Progress(Protocol):
+    """Where a long search reports how far it is: ``with progress(what, total) as advance: advance(n)``."""
+
+    def __call__(self, description: str, total: int | None = None) -> Any:  # a context manager of Advance
+        ...
+
+
+@contextmanager
+def no_progress(description: str, total: int | None = None) -> Iterator[Advance]:
+    """A :class:`Progress` that shows nothing.
+
+    >>> with no_progress("counting", 10) as advance:
+    ...     advance(10)
+    """
+    yield lambda n=1: None
+
+
+class Budget:
+    """What is left of a run's time, the run's stop switch and its progress reporter.
+
+    Parameters
+    ----------
+    limit:
+        Seconds the run may take, or None for no limit. Values beyond :data:`MAX_SECONDS` and
+        infinity count as no limit.
+    progress:
+        Where searches report progress (default: nowhere).
+    deadline:
+        An absolute ``time.monotonic()`` end instead of ``limit`` (used for child budgets and
+        for budgets sent to worker processes: the monotonic clock is shared by every process).
+    """
+
+    def __init__(self, limit: float | None = None, *, progress: Progress = no_progress,
+                 deadline: float | None = None) -> None:
+        self.start = time.monotonic()
+        if deadline is None and limit is not None and math.isfinite(limit) and limit < MAX_SECONDS:
+            deadline = self.start + max(0.0, float(limit))
+        self.deadline = deadline
+        self.progress = progress
+        self.reason: str | None = None
+        self._stopped = threading.Event()
+        self._hooks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        self._parent: Budget | None = None
+
+    # -- reading the budget
+
+    @property
+    def limited(self) -> bool:
+        """True when the run has a deadline."""
+        return self.deadline is not None
+
+    def elapsed(self) -> float:
+        """Seconds since the budget was made."""
+        return time.monotonic() - self.start
+
+    def left(self) -> float | None:
+        """Seconds left (0 once stopped or expired), or None when there is no deadline."""
+        if self.stopped:
+            return 0.0
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+    def seconds(self, cap: float | None = None) -> float | None:
+        """What is left, at most ``cap``: the limit to hand one inner solve (None: unlimited)."""
+        left = self.left()
+        if cap is None:
+            return left
+        return cap if left is None else min(left, cap)
+
+    @property
+    def stopped(self) -> bool:
+        """True once :meth:`stop` was called on this budget or on the one it was made from."""
+        return self._stopped.is_set() or (self._parent is not None and self._parent.stopped)
+
+    def expired(self) -> bool:
+        """True when the deadline has passed or a stop was requested; sets :attr:`reason`."""
+        if self.stopped:
+            if self.reason is None and self._parent is not None:
+                self.reason = self._parent.reason
+            return True
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.reason = self.reason or "time_limit"
+            return True
+        return False
+
+    def check(self) -> None:
+        """Raise :class:`SearchTimeout` when the budget is spent (call it from search loops)."""
+        if self.expired():
+            raise SearchTimeout(self.reason)
+
+    def ticker(self, every: int = 1024) -> Callable[[], None]:
+        """A cheap check for hot loops: looks at the clock only once every ``every`` calls."""
+        count = 0
+
+        def tick() -> None:
+            nonlocal count
+            count += 1
+            if count >= every:
+                count = 0
+                self.check()
+
+        return tick
+
+    # -- stopping
+
+    def stop(self, reason: str = "interrupted") -> None:
+        """Ask every search of this run to stop as soon as it can (thread- and signal-safe)."""
+        if self.reason is None or self.reason == "time_limit":
+            self.reason = reason
+        self._stopped.set()
+        with self._lock:
+            hooks = list(self._hooks)
+        for hook in hooks:
+            try:
+                hook()
+            except Exception:  # noqa: BLE001, S110 (a solver already finished cannot be stopped twice)
+                pass
+
+    @contextmanager
+    def interrupts(self, stop_solver: Callable[[], None]) -> Iterator[None]:
+        """While inside, :meth:`stop` (and the deadline, by a timer) call ``stop_solver``.
+
+        For solvers that run in C++ and cannot see Python exceptions: CP-SAT's ``stop_search``,
+        PySAT's ``interrupt``.
+        """
+        timer = None
+        left = self.left()
+        if left is not None:
+            def at_deadline() -> None:
+                self.reason = self.reason or "time_limit"
+                stop_solver()
+
+            timer = threading.Timer(left, at_deadline)
+            timer.daemon = True
+            timer.start()
+        owners = self._chain()
+        for b in owners:
+            with b._lock:
+                b._hooks.append(stop_solver)
+        try:
+            if self.stopped:
+                stop_solver()
+            yield
+        finally:
+            if timer is not None:
+                timer.cancel()
+            for b in owners:
+                with b._lock:
+                    if stop_solver in b._hooks:
+                        b._hooks.remove(stop_solver)
+
+    def _chain(self) -> list[Budget]:
+        out: list[Budget] = []
+        b: Budget | None = self
+        while b is not None:
+            out.append(b)
+            b = b._parent
+        return out
+
+    # -- sharing
+
+    def child(self, limit: float | None = None) -> Budget:
+        """A budget for one part of this run: ends at ``limit`` seconds from now or at this
+        budget's own end, whichever is first; stopping this budget stops the child too."""
+        ends = [d for d in (self.deadline, None if limit is None else time.monotonic() + limit) if d is not None]
+        child = Budget(deadline=min(ends) if ends else None, progress=self.progress)
+        child._parent = self
+        return child
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Sent to worker processes: the deadline travels (monotonic time is shared), the switch and
+        # the progress reporter stay here (the parent stops its workers itself).
+        return {"deadline": self.deadline, "start": self.start, "reason": self.reason}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(deadline=state["deadline"])  # type: ignore[misc]
+        self.start = state["start"]
+        self.reason = state["reason"]
+
+    def __repr__(self) -> str:
+        left = self.left()
+        return f"Budget(left={'unlimited' if left is None else f'{left:.3f} s'}, reason={self.reason!r})"
+
+
+def usable_cores() -> int:
+    """CPU cores this process may use (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover (macOS, Windows)
+        return max(1, os.cpu_count() or 1)

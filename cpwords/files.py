@@ -1,0 +1,103 @@
+"""Reading the files a user names: puzzle files, word lists, shapes, layouts, fill files.
+
+Every file goes through :func:`read_text`, which reads with a byte cap (so ``/dev/zero`` or a
+huge file cannot exhaust memory), refuses folders, FIFOs and devices before opening them (a FIFO
+would block forever), strips a UTF-8 byte-order mark, and says clearly when a file is UTF-16,
+binary or in another encoding. Every failure is an :class:`InputError` naming the file.
+
+>>> import tempfile, pathlib
+>>> p = pathlib.Path(tempfile.mkdtemp()) / "w.txt"
+>>> _ = p.write_bytes(b"\\xef\\xbb\\xbfcat\\ndog\\n")
+>>> read_text(p, what="word list")
+'cat\\ndog\\n'
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from cpwords.errors import InputError
+
+#: Largest file read by default (puzzle files, shapes, layouts).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+def read_text(
+    path: str | Path,
+    *,
+    what: str = "file",
+    field: str | None = None,
+    max_bytes: int = MAX_FILE_BYTES,
+    latin1: bool = False,
+) -> str:
+    """The text of a user's file.
+
+    Parameters
+    ----------
+    path: the file.
+    what: what the file is, for messages (``word list``, ``board file`` …).
+    field: the spec field or CLI option that named the file, for messages.
+    max_bytes: refuse files larger than this.
+    latin1: read a file that is not UTF-8 as Latin-1 instead of refusing it (word lists).
+
+    Raises
+    ------
+    InputError
+        Missing, a folder, a special file (FIFO, device, socket), unreadable, too large,
+        UTF-16 or binary, or (unless ``latin1``) not UTF-8.
+    """
+    p = Path(path).expanduser()
+    source = str(p)
+
+    def fail(message: str) -> InputError:
+        return InputError(message, source=source, field=field)
+
+    try:
+        info = p.stat()
+    except FileNotFoundError:
+        raise fail(f"no such {what}") from None
+    except OSError as exc:
+        raise fail(f"cannot read the {what}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise fail(f"is a folder, not a {what}")
+    if not stat.S_ISREG(info.st_mode):
+        raise fail(f"is a special file (device, FIFO or socket), not a {what}")
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise fail(f"cannot read the {what}: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise fail(f"the {what} is larger than {_size(max_bytes)}")
+    return decode(data, what=what, source=source, field=field, latin1=latin1)
+
+
+def decode(data: bytes, *, what: str = "file", source: str | None = None, field: str | None = None,
+           latin1: bool = False) -> str:
+    """Bytes of a text file as text (see :func:`read_text` for the rules).
+
+    >>> decode("ﬁ".encode("utf-16"))
+    Traceback (most recent call last):
+    ...
+    cpwords.errors.InputError: the file is UTF-16; save it as UTF-8
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"the {what} is UTF-16; save it as UTF-8", source=source, field=field)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if b"\x00" in data[:65536]:
+        raise InputError(f"the {what} is binary, not text", source=source, field=field)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if latin1:
+            return data.decode("latin-1")
+        raise InputError(f"the {what} is not UTF-8 text (byte {exc.start + 1} is not valid UTF-8)",
+                         source=source, field=field) from None
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MiB" if n >= 1024 * 1024 else f"{n:,} bytes"

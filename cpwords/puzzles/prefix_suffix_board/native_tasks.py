@@ -1,0 +1,85 @@
+"""The native engine of prefix/suffix boards: one function per task over :mod:`.native`.
+
+Each takes the :class:`~cpwords.puzzles.prefix_suffix_board.problem.Problem`, the spec and the
+run's budget and returns a :class:`~cpwords.engines.found.Found`: answers are boards as X vectors
+(token ids in node order); counting tasks give ``count`` modulo symmetry and ``raw_count``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cpwords.engines.budget import Budget, SearchTimeout, usable_cores
+from cpwords.engines.found import Found
+from cpwords.puzzles.prefix_suffix_board import native
+from cpwords.puzzles.prefix_suffix_board.problem import Problem
+
+
+def _workers(spec: Any) -> int:
+    return spec.workers or min(usable_cores(), 8)
+
+
+def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
+    """Boards modulo symmetry: lex-leader suffix placements weighted by orbit size, prefix fillings
+    counted without listing. Every orbit has |G| boards (no board is its own image), so the count
+    modulo symmetry is the raw count divided by |G|."""
+    search = native.BoardSearch(problem, budget=budget)
+    workers = _workers(spec)
+    tally = native.count(search, "count_boards", workers)
+    group_size = len(problem.layout.group)
+    if tally.complete and tally.raw % group_size:
+        raise AssertionError("raw count is not a multiple of the group size")
+    found = Found(count=tally.raw // group_size, stats={
+        "raw_count": tally.raw, "suffix_sets": tally.suffix_sets, "workers": workers,
+        "placements_searched": tally.placements, "method": "suffix placements x counted fillings"})
+    return found if tally.complete else found.stop(budget.reason)
+
+
+def count_suffix_sets(problem: Problem, spec: Any, budget: Budget) -> Found:
+    """Suffix placements modulo symmetry that admit at least one board."""
+    search = native.BoardSearch(problem, budget=budget)
+    workers = _workers(spec)
+    tally = native.count(search, "count_suffix_sets", workers)
+    found = Found(count=tally.suffix_sets, stats={"raw_count": tally.raw, "workers": workers,
+                                                  "placements_searched": tally.placements})
+    return found if tally.complete else found.stop(budget.reason)
+
+
+def solve(problem: Problem, spec: Any, budget: Budget) -> Found:
+    """The prefixes for the player's suffixes: their exact number and up to ``limit`` boards."""
+    search = native.BoardSearch(problem, budget=budget)
+    vector = tuple(problem.fixed_suffixes[n] for n in search.suffix_nodes)
+    placed = next(search.placements(), None)
+    if placed is None:
+        return Found(count=0)
+    candidates = placed[1]
+    found = Found(count=search.fillings_count(vector, candidates))
+    try:
+        for prefixes in search.fillings(vector, candidates):
+            if spec.limit is not None and len(found.answers) >= spec.limit:
+                break
+            found.answers.append(search.board(vector, prefixes))
+    except SearchTimeout:
+        pass  # the count is exact; fewer boards are listed
+    return found
+
+
+def enumerate_(problem: Problem, spec: Any, budget: Budget) -> Found:
+    """Boards modulo symmetry (each as its canonical form), up to ``limit``."""
+    search = native.BoardSearch(problem, budget=budget)
+    boards, complete = native.enumerate_boards(search, spec.limit)
+    found = Found(answers=boards, count=len(boards))
+    if not complete:
+        found.stop("limit" if not budget.expired() else budget.reason)
+    return found
+
+
+def generate(problem: Problem, spec: Any, budget: Budget) -> Found:
+    """Up to ``count`` boards, different modulo symmetry, each from a fresh randomised search."""
+    search = native.BoardSearch(problem, budget=budget)
+    boards, exhausted = native.random_boards(search, spec.count, random.Random(spec.seed))
+    found = Found(answers=boards)
+    if len(boards) < spec.count and not exhausted:
+        found.stop(budget.reason if budget.expired() else "limit")
+    return found

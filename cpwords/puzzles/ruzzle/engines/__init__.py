@@ -1,0 +1,1 @@
+"""The Ruzzle kind's engines: one module per word finder, one function per task."""

@@ -1,0 +1,23 @@
+"""The ``active`` engine: each dictionary word the board's letters allow, looked for on the board."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from cpwords.engines.budget import Budget
+from cpwords.engines.found import Found
+from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem, cached_index
+
+
+def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
+    """Every word on the board with its best-scoring path."""
+    from cpwords.puzzles.ruzzle.active import DictionaryIndex, active_words
+
+    assert problem.lexicon is not None
+    t0 = time.perf_counter()
+    index, _ = cached_index("active", problem.lexicon, lambda: DictionaryIndex(problem.lexicon))
+    t1 = time.perf_counter()
+    found = active_words(problem.board, index, min_letters=spec.min_letters(), scoring=spec.scoring)
+    stats = {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6)}
+    return Found(answers=list(found.items()), stats=stats)

@@ -1,0 +1,40 @@
+"""The ``trie`` engine: a board walk pruned by a double-array trie (read from the disk cache)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from cpwords.engines.budget import Budget
+from cpwords.engines.found import Found
+from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
+
+
+def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
+    """Every word on the board with its best-scoring path."""
+    from cpwords.puzzles.ruzzle.trie import load_trie, trie_words
+
+    assert problem.lexicon is not None
+    t0 = time.perf_counter()
+    trie, stats = load_trie(problem.lexicon)
+    t1 = time.perf_counter()
+    found = trie_words(problem.board, trie, min_letters=spec.min_letters(), scoring=spec.scoring)
+    stats |= {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6)}
+    return Found(answers=list(found.items()), stats=stats)
+
+
+def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
+    """A high-scoring board by seeded simulated annealing from the spec's board; its words.
+
+    The search is a heuristic: the board found is the best seen, not proved best (the Result
+    says ``feasible``)."""
+    from cpwords.puzzles.ruzzle.annealing import best_board as anneal
+
+    board, stats = anneal(spec, problem.board, problem.lexicon, budget)
+    found = words(RuzzleProblem(board, problem.lexicon), spec, budget)
+    found.stats = stats | found.stats | {"grid": board.row_strings()}
+    found.complete = False
+    found.stopped = "heuristic"
+    found.message = ("the board is the best the search saw in its moves, not proved best"
+                     + (" (the time limit cut the search short)" if stats.get("stopped_by_time") else ""))
+    return found

@@ -1,0 +1,56 @@
+"""Solving a word-grid spec: prepare the grid problem, run the engine's task, build the Result."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from cpwords import puzzles
+from cpwords.engines.budget import Budget
+from cpwords.puzzles.word_grid.problem import GridProblem, prepare
+from cpwords.puzzles.word_grid.solution import GridSolution
+from cpwords.puzzles.word_grid.spec import WordGridSpec
+from cpwords.results import Result
+
+
+def solve(spec: WordGridSpec, budget: Budget) -> Result:
+    """Solve a word-grid spec with its engine, within ``budget``.
+
+    Answers from the engines are letter vectors (one letter index per open cell), or for
+    ``unscramble`` pairs of a letter vector and its swaps.
+
+    Raises
+    ------
+    InputError
+        Bad shape, givens or scrambled rows.
+    """
+    t0 = time.perf_counter()
+    if spec.task == "unscramble":
+        from cpwords.puzzles.word_grid.unscramble import unscramble_problem
+
+        problem = unscramble_problem(spec)
+    else:
+        problem = prepare(spec)
+    stats: dict[str, Any] = {"dictionary": spec.dictionary.label(), "slots": len(problem.slots),
+                             "group_size": len(problem.group),
+                             "words": {n: len(ws) for n, ws in problem.words.items()},
+                             "prepare_s": round(time.perf_counter() - t0, 6)}
+    t1 = time.perf_counter()
+    found = puzzles.get(spec.kind).task_function(spec.engine, spec.task)(problem, spec, budget)
+    found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))
+    solutions = [solution_of(problem, *answer) if isinstance(answer, tuple) else solution_of(problem, answer)
+                 for answer in found.answers]
+    if spec.objective == "common" and solutions and spec.task in ("generate", "fill"):
+        found.objective = solutions[0].rareness
+    infeasible = ("no valid grid uses exactly these letters with the fixed cells in place" if spec.task == "unscramble"
+                  else "no grid of this shape can be filled with the dictionary's words"
+                  + (" and the given letters" if problem.given else "") + (" (all different)" if problem.distinct else ""))
+    return Result.from_search(spec, found, solutions, infeasible=infeasible, what="grid", stats=stats)
+
+
+def solution_of(problem: GridProblem, letters: list[int], swaps: list[list[list[int]]] | None = None) -> GridSolution:
+    """A :class:`GridSolution` from one letter index per cell (and the swaps of ``unscramble``)."""
+    words = problem.words_of(letters)
+    costs = {n: dict(zip(ws, problem.rareness[n], strict=True)) for n, ws in problem.words.items()}
+    return GridSolution(words=words, rows=problem.rows_of(letters), rareness=sum(costs[len(w)][w] for w in words),
+                        swaps=swaps)
