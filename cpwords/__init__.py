@@ -1,7 +1,9 @@
 """cpwords: a constraint-programming solver suite for word puzzles.
 
 >>> import cpwords
->>> result = cpwords.solve(cpwords.load("examples/ladder-cold-warm.yaml")[0])  # doctest: +SKIP
+>>> spec = cpwords.loads("kind: letter_boxed\\nsides: [lme, iuf, wcb, oas]\\n")
+>>> cpwords.solve(spec).solutions[0].words
+['blowflies', 'sumac']
 
 Heavy modules (OR-Tools, PySAT, the lexicon data) load only when a puzzle needs them.
 """

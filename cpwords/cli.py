@@ -41,10 +41,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True) -> argparse.ArgumentParser:
+def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True) -> _Parser:
     """Options of every solving command; ``kind`` narrows ``--engine`` to its engines."""
     engines = kind.engines if kind else tuple(dict.fromkeys(e for k in puzzles.kinds().values() for e in k.engines))
-    p = argparse.ArgumentParser(add_help=False)
+    p = _Parser(add_help=False)
     g = p.add_argument_group("solving")
     g.add_argument("--engine", choices=engines, help="engine (default: the task's default engine)")
     g.add_argument("--dict", dest="dict_option", metavar="NAME|FILE",
@@ -69,12 +69,12 @@ def field_choices(spec_class: type, name: str) -> list[str]:
             return [str(v) for v in typing.get_args(annotation)]
         return [v for arg in typing.get_args(annotation) for v in values(arg)]
 
-    return values(spec_class.model_fields[name].annotation)
+    return values(spec_class.model_fields[name].annotation)  # type: ignore[attr-defined]
 
 
-def json_option() -> argparse.ArgumentParser:
+def json_option() -> _Parser:
     """``--json`` alone, for commands that do not solve (``dict``)."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = _Parser(add_help=False)
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     return p
 
@@ -258,8 +258,17 @@ def _write_new(target: Path, text: str, *, force: bool, inputs: Sequence[Path]) 
     print(f"wrote {target}", file=sys.stderr)
 
 
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """Warnings as one readable line on stderr (a deprecated field, skipped dictionary lines)."""
+    print(f"cpwords: warning: {' '.join(str(message).split())}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cpwords`` command; returns the exit code."""
+    import warnings
+
+    warnings.showwarning = _show_warning
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     try:

@@ -61,7 +61,7 @@ def terminal_progress(description: str, total: int | None = None) -> Iterator[Ca
     ...     advance(10)
     """
     if not sys.stderr.isatty():
-        yield lambda n=1: None
+        yield _ignore
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -70,7 +70,15 @@ def terminal_progress(description: str, total: int | None = None) -> Iterator[Ca
         console=Console(stderr=True), transient=True,
     ) as bar:
         task = bar.add_task(description, total=total)
-        yield lambda n=1: bar.advance(task, n)
+
+        def advance(n: int = 1) -> None:
+            bar.advance(task, n)
+
+        yield advance
+
+
+def _ignore(n: int = 1) -> None:
+    return None
 
 
 def status_line(result: Any) -> str:

@@ -108,6 +108,7 @@ class Result(BaseModel):
         *,
         infeasible: str,
         what: str = "answer",
+        asked: int | None = None,
         stats: dict[str, Any] | None = None,
         objective: float | int | None = None,
     ) -> Result:
@@ -121,6 +122,7 @@ class Result(BaseModel):
         infeasible: why nothing exists, said in the kind's words (used when the search finished
             without an answer and ``found.message`` says nothing more precise).
         what: the noun for one answer in messages (``grid``, ``board`` …).
+        asked: how many answers the task asked for (``generate``), for the message when fewer came.
         stats: figures the kind adds before the engine's own.
         objective: the objective value (default ``found.objective``).
 
@@ -133,7 +135,11 @@ class Result(BaseModel):
         status = Status.of_search(found=bool(solutions) or found.found, complete=found.complete)
         message = found.message
         if message is None:
-            message = _standard_message(status, found, what, infeasible)
+            message = _standard_message(status, found, what, infeasible, asked)
+        dropped = found.stats.get("answers_dropped")
+        if dropped:
+            note = f"{dropped:,} more {what}s were found but not listed within the time limit"
+            message = f"{message}; {note}" if message else note
         return cls(
             kind=spec.kind, status=status, engine=spec.engine, task=spec.task, solutions=list(solutions),
             count=found.count, count_exact=None if found.count is None else found.complete,
@@ -148,6 +154,7 @@ STATS: dict[str, str] = {
     "solve_s": "seconds of the solve: preparing, searching and building the result",
     "check_s": "seconds of the independent re-check of the answers",
     "prepare_s": "seconds spent preparing the problem (dictionary, word tables, shapes, indexes)",
+    "index_s": "seconds spent loading (or building) a dictionary index: ladder links, a trie",
     "search_s": "seconds spent in the engine's search",
     "solver_s": "seconds reported by the external solver (CP-SAT or PySAT) itself",
     "solver_calls": "number of external solver calls",
@@ -164,7 +171,7 @@ STATS: dict[str, str] = {
 }
 
 
-def _standard_message(status: Status, found: Found, what: str, infeasible: str) -> str | None:
+def _standard_message(status: Status, found: Found, what: str, infeasible: str, asked: int | None) -> str | None:
     if status is Status.INFEASIBLE:
         return infeasible
     if status is Status.OPTIMAL:
@@ -174,6 +181,8 @@ def _standard_message(status: Status, found: Found, what: str, infeasible: str) 
              "memory": "the memory budget was reached"}.get(reason)
     if status is Status.UNKNOWN:
         return f"{cause or 'the search stopped'} before any {what} was found"
+    if asked is not None and len(found.answers) < asked:
+        return f"{cause or 'the search stopped'}: {len(found.answers):,} of the {asked:,} {what}s asked for were found"
     if reason == "limit":
         return f"listing stopped at the limit of {len(found.answers):,} {what}s"
     if found.count is not None:

@@ -195,8 +195,10 @@ class BaseSpec(StrictModel):
     _source: str | None = PrivateAttr(default=None)
 
     if TYPE_CHECKING:
-        engine: str
-        task: str
+        engine: str | None
+
+        @property
+        def task(self) -> str: ...
 
     @model_validator(mode="after")
     def _engine_performs_task(self) -> BaseSpec:
@@ -471,7 +473,7 @@ def json_schema(kind: str | None = None) -> dict[str, Any]:
     import operator
     from typing import Annotated
 
-    union = Annotated[functools.reduce(operator.or_, classes), Field(discriminator="kind")]
+    union: Any = Annotated[functools.reduce(operator.or_, classes), Field(discriminator="kind")]
     schema = TypeAdapter(union).json_schema()
     schema["title"] = "cpwords puzzle"
     return schema

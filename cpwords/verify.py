@@ -29,7 +29,7 @@ def check_solution(spec: BaseSpec, solution: Solution) -> list[str]:
 def check(spec: BaseSpec, result: Result) -> list[str]:
     """Rule violations of every solution of a result, each prefixed with its index."""
     kind = puzzles.get(spec.kind)
-    problems = []
+    problems: list[str] = []
     for i, solution in enumerate(result.solutions):
         problems.extend(f"solution {i + 1}: {p}" for p in kind.check(spec, solution))
     return problems

@@ -112,14 +112,14 @@ def test_algorithms_agree_on_full_boards_with_scowl_80(seed):
     tiles = rng.choices(LETTERS, WEIGHTS, k=16)
     spec = {"kind": "ruzzle", "grid": [tiles[i:i + 4] for i in range(0, 16, 4)], "bonuses": "ruzzle-4x4",
             "seed": 1}
-    results = {alg: api.solve({**spec, "algorithm": alg}) for alg in ("trie", "active", "enumerate")}
+    results = {alg: api.solve({**spec, "engine": alg}) for alg in ("trie", "active", "enumerate")}
     words = {alg: {s.word: s.score for s in r.solutions} for alg, r in results.items()}
     assert words["trie"] == words["active"] == words["enumerate"]
     assert len(words["trie"]) > 20
     assert results["enumerate"].stats["paths_walked"] == 12_029_624 + 16
     for alg, result in results.items():
         assert result.status == "optimal", (alg, result.message)
-        assert verify.check(parse_spec({**spec, "algorithm": alg}), result) == []
+        assert verify.check(parse_spec({**spec, "engine": alg}), result) == []
 
 
 def test_trie_from_cache_equals_fresh_build(tmp_path, monkeypatch):
@@ -235,7 +235,7 @@ def test_enumerate_refuses_big_boards_and_count_refuses_huge():
     from cpwords.errors import InputError
 
     with pytest.raises(InputError, match="at most 16 cells"):
-        parse_spec({"kind": "ruzzle", "grid": ["abcde"] * 5, "algorithm": "enumerate"})
+        parse_spec({"kind": "ruzzle", "grid": ["abcde"] * 5, "engine": "enumerate"})
     with pytest.raises(InputError, match="at most 20 cells"):
         api.solve({"kind": "ruzzle", "grid": ["abcde"] * 5, "task": "count_paths"})
 
@@ -246,3 +246,22 @@ def test_qu_tile_words_on_a_5x5_board():
     words = {s.word for s in result.solutions}
     assert {"quiet", "quiets", "quaint", "quaintness"} <= words
     assert all(len(w) >= 3 for w in words)
+
+
+def test_algorithm_is_a_deprecated_alias_of_engine():
+    from cpwords.errors import InputError
+
+    with pytest.warns(FutureWarning, match="'algorithm' is deprecated"):
+        spec = parse_spec({"kind": "ruzzle", "grid": ["cats", "dogs"], "algorithm": "active"})
+    assert spec.engine == "active" and spec.algorithm is None
+    with pytest.raises(InputError, match="old name of 'engine'"):
+        parse_spec({"kind": "ruzzle", "grid": ["cats", "dogs"], "algorithm": "active", "engine": "trie"})
+
+
+def test_engine_that_cannot_do_the_task_is_refused_at_load():
+    from cpwords.errors import InputError
+
+    with pytest.raises(InputError) as info:
+        parse_spec({"kind": "ruzzle", "grid": ["cats", "dogs"], "task": "best_board", "engine": "active"})
+    assert info.value.field == "engine" and "engine that can: trie" in info.value.message
+    assert parse_spec({"kind": "ruzzle", "grid": ["cats"], "task": "count_paths"}).engine == "enumerate"

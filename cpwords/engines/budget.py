@@ -31,7 +31,7 @@ MAX_SECONDS = 365 * 24 * 3600.0
 Advance = Callable[[int], None]
 
 
-class SearchTimeout(Exception):  # noqa: N818 (the name says what happened, as asyncio's TimeoutError does)
+class SearchTimeout(Exception):
     """A search passed the end of its budget (time limit or stop request)."""
 
 
@@ -49,7 +49,11 @@ def no_progress(description: str, total: int | None = None) -> Iterator[Advance]
     >>> with no_progress("counting", 10) as advance:
     ...     advance(10)
     """
-    yield lambda n=1: None
+
+    def advance(n: int = 1) -> None:
+        return None
+
+    yield advance
 
 
 class Budget:
@@ -152,7 +156,7 @@ class Budget:
         for hook in hooks:
             try:
                 hook()
-            except Exception:  # noqa: BLE001, S110 (a solver already finished cannot be stopped twice)
+            except Exception:
                 pass
 
     @contextmanager

@@ -43,7 +43,8 @@ _STATUS = {
 class Permutation(Protocol):
     """A symmetry as a permutation of positions (see :class:`cpwords.geometry.Symmetry`)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     @property
     def is_identity(self) -> bool: ...
@@ -260,7 +261,7 @@ def lex_leq(model: cp_model.CpModel, pairs: Sequence[tuple[Any, Any]], name: str
     equal_so_far = None
     pairs = [(a, b) for a, b in pairs if a is not b]
     for t, (a, b) in enumerate(pairs):
-        guard = [] if equal_so_far is None else [equal_so_far]
+        guard: list[Any] = [] if equal_so_far is None else [equal_so_far]
         model.add(a <= b).only_enforce_if(guard)
         if t == len(pairs) - 1:
             break

@@ -13,8 +13,19 @@ then builds the one Result with :meth:`cpwords.results.Result.from_search`.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from cpwords.engines.budget import Budget
+
+T = TypeVar("T")
+
+#: Seconds past the deadline that turning answers into Solution objects may take before the
+#: remaining answers are dropped (a listing of millions must not outlive its time limit).
+CONVERT_GRACE_S = 0.3
 
 #: Reasons a search stopped before it finished.
 TIME_LIMIT = "time_limit"
@@ -57,3 +68,20 @@ class Found:
         self.complete = False
         self.stopped = reason or TIME_LIMIT
         return self
+
+    def convert(self, make: Callable[[Any], T], budget: Budget | None = None,
+                grace: float = CONVERT_GRACE_S) -> list[T]:
+        """``make(answer)`` for each answer, in order, until ``grace`` seconds past the budget's
+        deadline; the answers left are dropped (``stats["answers_dropped"]``) and the search is
+        marked incomplete, so a time limit bounds the listing as well as the search."""
+        end = None if budget is None or budget.deadline is None else budget.deadline + grace
+        out: list[T] = []
+        for i, answer in enumerate(self.answers):
+            if end is not None and i % 64 == 0 and time.monotonic() > end:
+                self.stats["answers_dropped"] = len(self.answers) - i
+                self.answers = self.answers[:i]
+                if self.stopped is None:
+                    self.stop(TIME_LIMIT)
+                break
+            out.append(make(answer))
+        return out

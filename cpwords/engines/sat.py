@@ -48,11 +48,11 @@ class CnfModel:
     # -- variables and clauses
     def var(self, name: Hashable) -> int:
         """The variable named ``name`` (created on first use)."""
-        return self.pool.id(name)
+        return int(self.pool.id(name))
 
     def new_var(self) -> int:
         """A fresh auxiliary variable."""
-        return self.pool.id(("__aux", self.pool.top + 1))
+        return int(self.pool.id(("__aux", self.pool.top + 1)))
 
     def add(self, clause: Iterable[int]) -> None:
         """Add one clause (a disjunction of literals)."""
@@ -152,7 +152,7 @@ class CnfModel:
         """
         equal_so_far = None  # None stands for "true" at position 0
         for i, (gx, gy) in enumerate(zip(xs, ys, strict=True)):
-            guard = [] if equal_so_far is None else [-equal_so_far]
+            guard: list[int] = [] if equal_so_far is None else [-equal_so_far]
             # equal so far → x_i ≤ y_i, i.e. for all v: x ≥ v → y ≥ v
             for a, b in zip(gx, gy, strict=True):
                 self.clauses.append([*guard, -a, b])

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cpwords.engines.budget import Budget
+    from cpwords.engines.found import Found
     from cpwords.results import Result, Solution
     from cpwords.specs import BaseSpec
 
@@ -159,6 +160,12 @@ class PuzzleKind:
     def render_module(self) -> ModuleType:
         """The kind's renderer module."""
         return self.load(self.renderer)  # type: ignore[no-any-return]
+
+    def run(self, problem: Any, spec: BaseSpec, budget: Budget) -> Found:
+        """Run the spec's task with the spec's engine on a prepared ``problem``: the dispatch
+        every kind's ``solve`` uses, read from the capability table."""
+        assert spec.engine is not None, "the engine is resolved when the spec is validated"
+        return self.task_function(spec.engine, spec.task)(problem, spec, budget)  # type: ignore[no-any-return]
 
     def task_function(self, engine: str, task: str) -> Callable[..., Any]:
         """The engine module's function for ``task``: ``fn(problem, spec, budget) -> Found``.

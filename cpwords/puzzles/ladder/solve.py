@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import time
+from typing import Literal
 
 from cpwords import puzzles
 from cpwords.engines.budget import Budget
@@ -49,9 +50,9 @@ def solve(spec: LadderSpec, budget: Budget) -> Result:
         return Result.from_search(spec, Found(message=reason), infeasible=reason, stats=stats)
     t1 = time.perf_counter()
     problem = LadderProblem(index, start, target)
-    found = puzzles.get(spec.kind).task_function(spec.engine, spec.task)(problem, spec, budget)
+    found = puzzles.get(spec.kind).run(problem, spec, budget)
     stats["search_s"] = round(time.perf_counter() - t1, 6)
-    solutions = [_solution(index, spec, ids, mode) for mode, ids in found.answers]
+    solutions = found.convert(lambda answer: _solution(index, spec, answer[1], answer[0]), budget)
     return Result.from_search(spec, found, solutions, infeasible="no ladder", what="ladder", stats=stats)
 
 
@@ -59,7 +60,7 @@ def _words(n: int) -> str:
     return f"{n:,} word" + ("" if n == 1 else "s")
 
 
-def _solution(index: LadderIndex, spec: LadderSpec, ids: list[int], mode: str) -> LadderSolution:
+def _solution(index: LadderIndex, spec: LadderSpec, ids: list[int], mode: Literal["shortest", "common"]) -> LadderSolution:
     words = [index.words[i] for i in ids]
     rareness = [index.rareness[i] for i in ids]
     definitions = None

@@ -55,6 +55,7 @@ def _alias_key(ref: DictionaryRef) -> str | None:
 
     if ref.words is not None:
         return None
+    source: object
     if ref.name is not None:
         from importlib import resources
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from cpwords.lexicon import load_lexicon
-from cpwords.results import Solution
+from cpwords.puzzles.letter_boxed.solution import LetterBoxedSolution
 
 
-def check(spec, solution: Solution) -> list[str]:  # type: ignore[no-untyped-def]
+def check(spec: Any, solution: LetterBoxedSolution) -> list[str]:
     """Rule violations of one answer (empty: it is right).
 
     Every word is in the dictionary, long enough, made of box letters with no two consecutive

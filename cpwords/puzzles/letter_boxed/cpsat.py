@@ -62,7 +62,11 @@ def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule
         distinct.append(d)
         pick = [m.new_bool_var(f"pick_{p + 1}_{v}") for v in range(w_count + 1)]
         m.add_map_domain(x, pick)
-        word.append(x), first.append(f), last.append(e), cost.append(c), picks.append(pick)
+        word.append(x)
+        first.append(f)
+        last.append(e)
+        cost.append(c)
+        picks.append(pick)
         used.append(pick[0].Not())
         if all_used:
             m.add(pick[0] == 0)
@@ -72,21 +76,21 @@ def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule
     # Redundant: the words' distinct letters add up to at least n. Gives the solver a lower bound
     # on the number of words (e.g. 12 letters, at most 8 distinct in a word: 2 words or more).
     m.add(sum(distinct) >= n)
-    containing = [[i for i in range(w_count) if table.mask[i] >> c & 1] for c in range(n)]
-    for c in range(n):
-        m.add_bool_or([picks[p][i + 1] for p in range(positions) for i in containing[c]])
+    containing = [[i for i in range(w_count) if table.mask[i] >> letter & 1] for letter in range(n)]
+    for letter in range(n):
+        m.add_bool_or([picks[p][i + 1] for p in range(positions) for i in containing[letter]])
     for i in range(w_count):
         m.add_at_most_one(picks[p][i + 1] for p in range(positions))
     if prefix_rule:
         covered = None
         for p in range(positions - 1):
             has = []
-            for c in range(n):
-                h = m.new_bool_var(f"covers_{p + 1}_{table.box.letters[c]}")
-                m.add_max_equality(h, [picks[p][i + 1] for i in containing[c]] or [m.new_constant(0)])
+            for letter in range(n):
+                h = m.new_bool_var(f"covers_{p + 1}_{table.box.letters[letter]}")
+                m.add_max_equality(h, [picks[p][i + 1] for i in containing[letter]] or [m.new_constant(0)])
                 if covered is not None:
-                    both = m.new_bool_var(f"covered_{p + 1}_{table.box.letters[c]}")
-                    m.add_max_equality(both, [h, covered[c]])
+                    both = m.new_bool_var(f"covered_{p + 1}_{table.box.letters[letter]}")
+                    m.add_max_equality(both, [h, covered[letter]])
                     h = both
                 has.append(h)
             covered = has

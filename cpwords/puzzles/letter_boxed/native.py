@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -110,7 +111,7 @@ def _prune(ends: np.ndarray, masks: np.ndarray, costs: np.ndarray, n: int, *, pa
     return np.concatenate(out) if out else keep[:0]
 
 
-def _finish(s_end, s_mask, s_cost, finishing, mask, cost, n, full):  # type: ignore[no-untyped-def]
+def _finish(s_end, s_mask, s_cost, finishing, mask, cost, n, full):
     """The cheapest (state, word, total cost) where one more word covers every letter, or None."""
     best = None
     for letter in range(n):
@@ -128,7 +129,7 @@ def _finish(s_end, s_mask, s_cost, finishing, mask, cost, n, full):  # type: ign
     return best
 
 
-def _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n, check):  # type: ignore[no-untyped-def]
+def _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n, check):
     """Next layer: every state followed by every word starting with its last letter, pruned."""
     ends, masks, costs, parents, words = [], [], [], [], []
     for letter in range(n):
@@ -192,7 +193,7 @@ def _factorial(n: int) -> int:
     return out
 
 
-def subset_word_matrices(table: WordTable, dtype: object = np.int64) -> np.ndarray:
+def subset_word_matrices(table: WordTable, dtype: Any = np.int64) -> np.ndarray:
     """``A[S, f, e]``: number of playable words from letter f to letter e using only letters of S.
 
     One array of shape (2^n, n, n), built by a subset-sum (zeta) transform over the word masks.

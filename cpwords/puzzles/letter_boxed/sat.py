@@ -71,7 +71,7 @@ def build_cnf(table: WordTable, positions: int, *, all_used: bool, prefix_rule: 
 
 
 def _decode(bc: BoxCnf, true_vars: set[int]) -> list[int]:
-    out = []
+    out: list[int] = []
     for row in bc.pick:
         out.extend(i for i, v in enumerate(row) if v in true_vars)
     return out

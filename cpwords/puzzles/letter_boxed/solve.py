@@ -46,8 +46,8 @@ def solve(spec: LetterBoxedSpec, budget: Budget) -> Result:
     if spec.task == "min_words":
         stats["candidate_words"] = len(problem.candidates)
     stats["prepare_s"] = round(time.perf_counter() - t0, 6)
-    found = puzzles.get(spec.kind).task_function(spec.engine, spec.task)(problem, spec, budget)
-    solutions = [_solution(answer, lexicon) for answer in found.answers]
+    found = puzzles.get(spec.kind).run(problem, spec, budget)
+    solutions = found.convert(lambda answer: _solution(answer, lexicon), budget)
     if spec.task == "enumerate":
         solutions.sort(key=sort_key(spec.rank))
     if "count_by_words" in found.stats:
@@ -57,7 +57,8 @@ def solve(spec: LetterBoxedSpec, budget: Budget) -> Result:
     infeasible = f"no answer of at most {spec.max_words} words with this dictionary" + (
         "; raise max_words or use a larger dictionary" if spec.task == "min_words" else "")
     what = "puzzle" if spec.task == "generate" else "answer"
-    return Result.from_search(spec, found, solutions, infeasible=infeasible, what=what, stats=stats)
+    return Result.from_search(spec, found, solutions, infeasible=infeasible, what=what, stats=stats,
+                              asked=spec.puzzles if spec.task == "generate" else None)
 
 
 def _solution(answer: list[str] | dict[str, Any], lexicon: Lexicon) -> LetterBoxedSolution:

@@ -161,7 +161,7 @@ def playable_words(box: Box, lexicon: Lexicon, *, min_length: int = 3, rank: str
 
 
 def _word_at(lexicon: Lexicon, i: int) -> str:
-    return lexicon._words[i]  # noqa: SLF001 - read-only access, avoids copying the whole list
+    return lexicon._words[i]
 
 
 def drop_dominated(table: WordTable) -> WordTable:

@@ -11,7 +11,7 @@ from cpwords.geometry import load_board
 from cpwords.results import Solution
 
 
-def check(spec, solution: Solution) -> list[str]:  # noqa: ANN001 - any spec of this kind
+def check(spec, solution: Solution) -> list[str]:
     """Rule violations of one board (empty when it is right)."""
     from cpwords.lexicon import load_lexicon
 

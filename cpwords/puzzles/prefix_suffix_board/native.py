@@ -98,7 +98,7 @@ class BoardSearch:
             if canonical_only and depth >= 2 and not self._may_lead(values):
                 return
             if depth == n:
-                vector = tuple(values)  # type: ignore[arg-type]
+                vector = tuple(v for v in values if v is not None)
                 if canonical_only and self.suffix_group and not is_lex_leader(vector, self.suffix_group):
                     return
                 self._check_time()

@@ -18,7 +18,7 @@ from typing import Any
 from cpwords.engines import sat as engine
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
-from cpwords.geometry import orbit_size
+from cpwords.geometry import Symmetry, orbit_size
 from cpwords.puzzles.prefix_suffix_board.problem import Problem
 from cpwords.results import Status
 
@@ -68,9 +68,9 @@ class BoardCnf:
         elif symmetry == "suffix" and not problem.fixed_suffixes:
             self._lex_leader(list(lay.suffix_nodes), problem.suffix_group())
 
-    def _lex_leader(self, nodes: list[int], group: list) -> None:
+    def _lex_leader(self, nodes: list[int], group: list[Symmetry]) -> None:
         """X ≤lex g·X over the values at ``nodes`` for every non-identity g (a permutation of positions)."""
-        ge = {n: None for n in nodes}
+        ge: dict[int, list[int] | None] = dict.fromkeys(nodes)
         for g in group:
             if g.is_identity:
                 continue
@@ -80,7 +80,7 @@ class BoardCnf:
                 for n in (nodes[j], nodes[src[j]]):
                     if ge[n] is None:
                         ge[n] = self.model.order_literals(self.onehot[n])
-            self.model.lex_leq([ge[nodes[j]] for j in pos], [ge[nodes[src[j]]] for j in pos])
+            self.model.lex_leq([ge[nodes[j]] or [] for j in pos], [ge[nodes[src[j]]] or [] for j in pos])
 
     def projection(self, nodes: list[int] | None = None) -> list[int]:
         """The one-hot literals of the slots (all, or ``nodes``) that may be true."""

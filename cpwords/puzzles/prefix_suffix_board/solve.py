@@ -30,10 +30,11 @@ def solve(spec: PrefixSuffixBoardSpec, budget: Budget) -> Result:
         "suffix_tokens": len(problem.tokens.suffixes), "words": len(problem.tokens.words),
         "group_size": len(problem.layout.group), "prepare_s": round(time.perf_counter() - t0, 6)}
     t1 = time.perf_counter()
-    found = puzzles.get(spec.kind).task_function(spec.engine, spec.task)(problem, spec, budget)
+    found = puzzles.get(spec.kind).run(problem, spec, budget)
     found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))
-    solutions = [problem.solution(x) for x in found.answers]
-    return Result.from_search(spec, found, solutions, infeasible=no_board_message(spec), what="board", stats=stats)
+    solutions = found.convert(problem.solution, budget)
+    return Result.from_search(spec, found, solutions, infeasible=no_board_message(spec), what="board", stats=stats,
+                              asked=spec.count if spec.task == "generate" else None)
 
 
 def no_board_message(spec: PrefixSuffixBoardSpec) -> str:

@@ -67,7 +67,7 @@ class Layout:
         return min(self.degree(n) for n in nodes)
 
 
-def board_layout(ref: str, *, base_dir: Path | None = None) -> Layout:
+def board_layout(ref: str | Path, *, base_dir: Path | None = None) -> Layout:
     """Load a board and check it is a prefix/suffix board.
 
     Raises

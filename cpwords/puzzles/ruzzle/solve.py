@@ -29,7 +29,7 @@ def solve(spec: RuzzleSpec, budget: Budget) -> Result:
     stats: dict[str, Any] = {"prepare_s": round(time.perf_counter() - t0, 6)}
     if lexicon is not None:
         stats |= {"dictionary": spec.dictionary.label(), "dictionary_words": len(lexicon)}
-    found = puzzles.get(spec.kind).task_function(spec.engine, spec.task)(RuzzleProblem(board, lexicon), spec, budget)
+    found = puzzles.get(spec.kind).run(RuzzleProblem(board, lexicon), spec, budget)
     if spec.task == "best_board":
         board = board.with_tiles(_tiles_of(found.stats["grid"], board))
     solutions = word_solutions(board, dict(found.answers), spec.scoring, with_grid=spec.task == "best_board")

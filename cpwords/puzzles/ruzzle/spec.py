@@ -120,7 +120,7 @@ class RuzzleSpec(BaseSpec):
         if self.bonuses is None:
             return {}
         if isinstance(self.bonuses, dict):
-            return {k: [tuple(c) for c in v] for k, v in self.bonuses.items()}
+            return {k: [(int(c[0]), int(c[1])) for c in v] for k, v in self.bonuses.items()}
         from cpwords.geometry import read_shape, shipped_shapes
 
         shipped = shipped_shapes("ruzzle")

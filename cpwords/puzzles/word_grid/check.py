@@ -12,9 +12,10 @@ from collections import Counter
 
 from cpwords.errors import InputError
 from cpwords.geometry import load_grid
+from cpwords.specs import ALPHABET
 
 
-def check(spec, solution) -> list[str]:  # noqa: ANN001
+def check(spec, solution) -> list[str]:
     """Rule violations of one word-grid answer (empty when it is right)."""
     from cpwords.lexicon import load_lexicon
 
@@ -31,7 +32,7 @@ def check(spec, solution) -> list[str]:  # noqa: ANN001
     for r in range(shape.height):
         for c in range(shape.width):
             ch = rows[r][c]
-            if shape.is_open(r, c) and not ("a" <= ch <= "z"):
+            if shape.is_open(r, c) and ch not in ALPHABET:
                 problems.append(f"open cell [{r + 1}, {c + 1}] holds {ch!r}, not a letter")
             if not shape.is_open(r, c) and ch != "#":
                 problems.append(f"black cell [{r + 1}, {c + 1}] holds {ch!r}")
@@ -51,14 +52,14 @@ def check(spec, solution) -> list[str]:  # noqa: ANN001
     if spec.given:
         for r, row in enumerate(spec.given):
             for c, ch in enumerate(row):
-                if "a" <= ch <= "z" and rows[r][c] != ch:
+                if ch in ALPHABET and rows[r][c] != ch:
                     problems.append(f"given letter {ch!r} at [{r + 1}, {c + 1}] is {rows[r][c]!r} in the answer")
     if spec.task == "unscramble":
         problems.extend(_check_unscramble(spec, shape, rows, solution))
     return problems
 
 
-def _check_unscramble(spec, shape, rows: list[str], solution) -> list[str]:  # noqa: ANN001
+def _check_unscramble(spec, shape, rows: list[str], solution) -> list[str]:
     problems = []
     scrambled = [list(r) for r in spec.scrambled]
     if Counter("".join(spec.scrambled)) != Counter("".join(rows)):

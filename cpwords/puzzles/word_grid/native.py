@@ -7,10 +7,13 @@ first), and a slot with none ends the branch.
 
 Example
 -------
->>> # doctest: +SKIP
->>> search = GridSearch(problem, orders)
->>> next(search.solutions())  # one word id per slot
-[3, 0, 7, 1, 2, 5]
+>>> from cpwords.puzzles.word_grid.problem import prepare
+>>> from cpwords.puzzles.word_grid.spec import WordGridSpec
+>>> problem = prepare(WordGridSpec(shape="ring-3x3", distinct_words=False,
+...                                dictionary={"words": ["cat", "cot", "tot", "tat", "toe", "tee"]}))
+>>> search = GridSearch(problem, {3: list(range(len(problem.words[3])))})
+>>> problem.rows_of(problem.letters_of_words(next(search.solutions())))
+['cat', 'a#o', 'toe']
 """
 
 from __future__ import annotations
@@ -142,7 +145,7 @@ class GridSearch:
         its lowest set bit: the sum of those over the open slots bounds what is left.
         """
         best: list[list[int] | None] = [None]
-        best_cost = [None]
+        best_cost: list[int | None] = [None]
         rank_cost = {n: [costs[n][wid] for wid in order] for n, order in self.orders.items()}
         chosen = [-1] * len(self.p.slots)
         used = dict.fromkeys(self.orders, 0)

@@ -24,7 +24,7 @@ def frequency_orders(problem: GridProblem) -> dict[int, list[int]]:
 
 def rareness_orders(problem: GridProblem) -> dict[int, list[int]]:
     """Word ids by increasing rareness (ties: more frequent first)."""
-    return {n: sorted(range(len(ws)), key=lambda i, n=n: problem.rareness[n][i]) for n, ws in problem.words.items()}
+    return {n: sorted(range(len(ws)), key=problem.rareness[n].__getitem__) for n, ws in problem.words.items()}
 
 
 def generate(problem: GridProblem, spec: Any, budget: Budget) -> Found:
@@ -109,12 +109,13 @@ def _least_rare(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     return found
 
 
-def enumerate_grids(problem: GridProblem, budget: Budget | None = None, limit: int | None = None,  # noqa: ANN201
+def enumerate_grids(problem: GridProblem, budget: Budget | None = None, limit: int | None = None,
                     keep: bool = True):
     """All lex-leader grids by backtracking: (kept grids, count, raw count, complete, nodes)."""
     budget = budget or Budget()
     search = GridSearch(problem, frequency_orders(problem), budget)
-    grids, count, raw, complete = [], 0, 0, True
+    grids: list[list[int]] = []
+    count, raw, complete = 0, 0, True
     try:
         with budget.progress("enumerating grids") as advance:
             for ids in search.solutions():

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from cpwords.errors import InputError
 from cpwords.geometry import GridShape, Symmetry, grid_word_symmetries, load_grid
 from cpwords.puzzles.word_grid.spec import BLACK_MARK, WordGridSpec
-
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
+from cpwords.specs import ALPHABET as LETTERS
 
 
 @dataclass
@@ -56,7 +55,7 @@ class GridProblem:
         """The grid as row strings (``#`` for black cells) from one letter per cell."""
         grid = [[BLACK_MARK] * self.shape.width for _ in range(self.shape.height)]
         for (r, c), ch in zip(self.cells, letters, strict=True):
-            grid[r][c] = LETTERS[ch] if isinstance(ch, int) else ch
+            grid[r][c] = LETTERS[ch] if isinstance(ch, int) else str(ch)
         return ["".join(row) for row in grid]
 
     def words_of(self, letters: list[int]) -> list[str]:

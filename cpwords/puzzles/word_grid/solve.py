@@ -36,16 +36,17 @@ def solve(spec: WordGridSpec, budget: Budget) -> Result:
                              "words": {n: len(ws) for n, ws in problem.words.items()},
                              "prepare_s": round(time.perf_counter() - t0, 6)}
     t1 = time.perf_counter()
-    found = puzzles.get(spec.kind).task_function(spec.engine, spec.task)(problem, spec, budget)
+    found = puzzles.get(spec.kind).run(problem, spec, budget)
     found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))
-    solutions = [solution_of(problem, *answer) if isinstance(answer, tuple) else solution_of(problem, answer)
-                 for answer in found.answers]
+    solutions = found.convert(lambda answer: solution_of(problem, *answer) if isinstance(answer, tuple)
+                              else solution_of(problem, answer), budget)
     if spec.objective == "common" and solutions and spec.task in ("generate", "fill"):
         found.objective = solutions[0].rareness
     infeasible = ("no valid grid uses exactly these letters with the fixed cells in place" if spec.task == "unscramble"
                   else "no grid of this shape can be filled with the dictionary's words"
                   + (" and the given letters" if problem.given else "") + (" (all different)" if problem.distinct else ""))
-    return Result.from_search(spec, found, solutions, infeasible=infeasible, what="grid", stats=stats)
+    return Result.from_search(spec, found, solutions, infeasible=infeasible, what="grid", stats=stats,
+                              asked=spec.count if spec.task in ("generate", "fill") else None)
 
 
 def solution_of(problem: GridProblem, letters: list[int], swaps: list[list[list[int]]] | None = None) -> GridSolution:

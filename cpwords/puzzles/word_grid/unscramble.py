@@ -29,7 +29,7 @@ def swaps_of(sources: list[int]) -> list[tuple[int, int]]:
     [(0, 1), (1, 2)]
     """
     seen = [False] * len(sources)
-    swaps = []
+    swaps: list[tuple[int, int]] = []
     for start in range(len(sources)):
         if seen[start]:
             continue

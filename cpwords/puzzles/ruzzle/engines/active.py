@@ -14,9 +14,10 @@ def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     """Every word on the board with its best-scoring path."""
     from cpwords.puzzles.ruzzle.active import DictionaryIndex, active_words
 
-    assert problem.lexicon is not None
+    lexicon = problem.lexicon
+    assert lexicon is not None
     t0 = time.perf_counter()
-    index, _ = cached_index("active", problem.lexicon, lambda: DictionaryIndex(problem.lexicon))
+    index, _ = cached_index("active", lexicon, lambda: DictionaryIndex(lexicon))
     t1 = time.perf_counter()
     found = active_words(problem.board, index, min_letters=spec.min_letters(), scoring=spec.scoring)
     stats = {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6)}

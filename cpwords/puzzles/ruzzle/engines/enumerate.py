@@ -16,9 +16,10 @@ def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     """Every word on the board with its best-scoring path, from every path of the board."""
     from cpwords.puzzles.ruzzle.paths import HashedDictionary, enumerate_words
 
-    assert problem.lexicon is not None
+    lexicon = problem.lexicon
+    assert lexicon is not None
     t0 = time.perf_counter()
-    index, _ = cached_index("enumerate", problem.lexicon, lambda: HashedDictionary(problem.lexicon))
+    index, _ = cached_index("enumerate", lexicon, lambda: HashedDictionary(lexicon))
     t1 = time.perf_counter()
     found, walked = enumerate_words(problem.board, index, min_letters=spec.min_letters(), scoring=spec.scoring)
     stats = {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6),
