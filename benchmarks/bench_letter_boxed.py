@@ -21,12 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._report import fmt_s, median_time, write_section  # noqa: E402
-from cpwords import api  # noqa: E402
-from cpwords.lexicon import load_lexicon  # noqa: E402
-from cpwords.puzzles.letter_boxed.generate import random_box  # noqa: E402
-from cpwords.puzzles.letter_boxed.words import Box, playable_words  # noqa: E402
-from cpwords.specs import parse_spec  # noqa: E402
+from benchmarks._report import fmt_s, median_time, write_section
+from cpwords import api
+from cpwords.lexicon import load_lexicon
+from cpwords.puzzles.letter_boxed.generate import random_box
+from cpwords.puzzles.letter_boxed.words import Box, playable_words
+from cpwords.specs import parse_spec
 
 KNOWN = [["lme", "iuf", "wcb", "oas"], ["paf", "uot", "mie", "xlr"]]
 BASELINE_CAP_S = 30.0

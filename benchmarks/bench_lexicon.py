@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks._report import fmt_s, write_section  # noqa: E402
+from benchmarks._report import fmt_s, write_section
 
 SCOWL = Path("/usr/share/dict/scowl")
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._report import fmt_s, write_section  # noqa: E402
-from cpwords import api  # noqa: E402
+from benchmarks._report import fmt_s, write_section
+from cpwords import api
 
 SUFFIX_LENGTHS = [(2, 3), (2, 2), (2, 4)]
 

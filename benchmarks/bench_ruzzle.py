@@ -23,7 +23,7 @@ import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _report import fmt_s, write_section  # noqa: E402
+from _report import fmt_s, write_section
 
 TARGETS = {"trie": "≤ 1 ms", "active": "≤ 150 ms", "enumerate": "≤ 2.5 s"}
 

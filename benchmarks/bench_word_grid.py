@@ -62,7 +62,7 @@ def greedy_gridle(words: list[str], size: int, rng: random.Random) -> tuple[list
     raise RuntimeError("no grid")
 
 
-def median_of(fn, repeat: int) -> float:  # noqa: ANN001
+def median_of(fn, repeat: int) -> float:
     times = []
     for i in range(repeat):
         t0 = time.perf_counter()
@@ -85,7 +85,7 @@ def main() -> None:
     d5 = {"path": str(words5_path)}
     rows = []
 
-    def gen(shape: str, dictionary: dict, engine: str):  # noqa: ANN202
+    def gen(shape: str, dictionary: dict, engine: str):
         def run(i: int) -> None:
             r = cpwords.solve({"kind": "word_grid", "shape": shape, "dictionary": dictionary, "seed": 100 + i},
                               engine=engine)

@@ -138,7 +138,7 @@ def test_bad_input() -> None:
         api.solve({"kind": "prefix_suffix_board", "task": "solve"})
 
 
-def test_cli(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+def test_cli(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     assert main(["board", "--dict", "common-5k", "--seed", "3"]) == 0
     assert "words:" in capsys.readouterr().out
     assert main(["board", "--dict", "common-2k", "--count"]) == 1  # no board: infeasible
@@ -155,7 +155,7 @@ def test_cli(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("prefix_suffix_board*.yaml")), ids=lambda p: p.name)
-def test_examples_solve(path) -> None:  # noqa: ANN001
+def test_examples_solve(path) -> None:
     for spec in api.load(path):
         result = api.solve(spec, time_limit=60)
         assert result.solved, result.message

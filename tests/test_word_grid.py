@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 import cpwords
 from cpwords import verify
 from cpwords.cli import main
-from cpwords.puzzles.word_grid.count import count_grids, set_partitions  # noqa: E402
-from cpwords.puzzles.word_grid.native_tasks import enumerate_grids  # noqa: E402
-from cpwords.puzzles.word_grid.problem import prepare  # noqa: E402
-from cpwords.puzzles.word_grid.spec import WordGridSpec as SPEC  # noqa: E402
-from cpwords.puzzles.word_grid.unscramble import swaps_of  # noqa: E402
+from cpwords.puzzles.word_grid.count import count_grids, set_partitions
+from cpwords.puzzles.word_grid.native_tasks import enumerate_grids
+from cpwords.puzzles.word_grid.problem import prepare
+from cpwords.puzzles.word_grid.spec import WordGridSpec as SPEC
+from cpwords.puzzles.word_grid.unscramble import swaps_of
 from cpwords.results import Result, Status
 
 RING = "rows: ['...', '.#.', '...']\nfixed: [[1, 1], [1, 3], [3, 1], [3, 3]]\n"
@@ -34,11 +34,11 @@ def ring(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(path)
 
 
-def spec_of(**fields: object):  # noqa: ANN201
+def spec_of(**fields: object):
     return SPEC.model_validate({"kind": "word_grid", **fields})
 
 
-def solve_checked(spec, **kw: object) -> Result:  # noqa: ANN001
+def solve_checked(spec, **kw: object) -> Result:
     result = cpwords.solve(spec, **kw)
     assert verify.check(spec, result) == [], verify.check(spec, result)
     return result
