@@ -7,16 +7,14 @@
 
 from __future__ import annotations
 
-import re
 import warnings
 from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
-from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, field_error
+from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, field_error, letters
 
 BonusName = Literal["DL", "TL", "DW", "TW"]
-_TILE = re.compile(r"[a-z]+")
 DEFAULT_MIN_LENGTH = {"ruzzle": 2, "boggle": 3, "none": 3}
 
 
@@ -65,9 +63,10 @@ class RuzzleSpec(BaseSpec):
         widths = set()
         for i, row in enumerate(grid):
             tiles = _parse_row(row)
-            bad = [t for t in tiles if not _TILE.fullmatch(t)]
-            if bad:
-                raise ValueError(f"row {i + 1}: tiles must be letters a-z (got {bad[0]!r})")
+            for tile in tiles:
+                if not tile:
+                    raise ValueError(f"row {i + 1} has an empty tile")
+                letters(tile, what=f"row {i + 1}: tile")
             if not tiles:
                 raise ValueError(f"row {i + 1} is empty")
             widths.add(len(tiles))
