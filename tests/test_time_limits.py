@@ -1,0 +1,111 @@
+"""Every kind × engine × task keeps the time-limit promise on a hard instance.
+
+``time_limit: T`` must end the run within about T + 1 s with the best so far, and a run cut short
+must say so: status ``feasible`` or ``unknown`` (never ``optimal``) and ``count_exact: false``.
+The bound on the deadline is generous on purpose: it is a correctness check (a search that ignores
+its budget overshoots by seconds or minutes), not a benchmark.
+
+Each instance first runs once with a tiny limit so that one-time work shared by every later run
+(a dictionary index built into the disk cache) is not charged to the measured run.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+import cpwords
+from cpwords import puzzles
+from cpwords.specs import parse_spec
+
+LIMIT = 1.0
+#: The promise is T + 1 s; the extra half second absorbs a busy two-core CI machine.
+SLACK = 1.5
+
+BIG_BOX = ["abc", "def", "ghi", "jkl", "mno", "pqr"]
+
+
+def _scrambled_7x7() -> list[str]:
+    """A real 7×7 Gridle grid, its movable letters shuffled (by seed): unscrambling it is hard."""
+    grid = cpwords.solve({"kind": "word_grid", "shape": "gridle-7x7", "seed": 5}).solutions[0].rows
+    fixed = {(1, 3), (1, 5), (3, 1), (3, 3), (3, 5), (3, 7), (5, 1), (5, 3), (5, 5), (5, 7), (7, 3), (7, 5)}
+    cells = [(r, c) for r in range(7) for c in range(7) if grid[r][c] != "#" and (r + 1, c + 1) not in fixed]
+    letters = [grid[r][c] for r, c in cells]
+    random.Random(3).shuffle(letters)
+    rows = [list(row) for row in grid]
+    for (r, c), ch in zip(cells, letters, strict=True):
+        rows[r][c] = ch
+    return ["".join(row) for row in rows]
+
+
+def _cases() -> dict[tuple[str, str, str], dict[str, Any]]:
+    """A hard instance for every (kind, engine, task) of the registry."""
+    lb = {"kind": "letter_boxed", "sides": BIG_BOX, "max_words": 6}
+    grid7 = {"kind": "word_grid", "shape": "gridle-7x7", "seed": 1}
+    board = {"kind": "prefix_suffix_board", "dictionary": "common-10k", "seed": 1}
+    cases: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for mode in ("shortest", "common", "both"):
+        cases["ladder", "native", mode] = {"kind": "ladder", "start": "chaos", "target": "order", "mode": mode,
+                                           "dictionary": "scowl-80", "all_shortest": True, "limit": 1_000_000}
+    for engine in ("native", "cpsat", "sat"):
+        cases["letter_boxed", engine, "min_words"] = {**lb, "engine": engine, "dictionary": "scowl-80"}
+        cases["letter_boxed", engine, "enumerate"] = {"kind": "letter_boxed", "sides": ["paf", "uot", "mie", "xlr"],
+                                                      "engine": engine, "task": "enumerate", "limit": None}
+        cases["letter_boxed", engine, "count"] = {**lb, "engine": engine, "task": "count", "max_words": 5}
+    cases["letter_boxed", "native", "generate"] = {"kind": "letter_boxed", "task": "generate", "par": 4,
+                                                   "attempts": 100_000, "seed": 1}
+    for engine in ("native", "cpsat", "sat"):
+        cases["word_grid", engine, "generate"] = {**grid7, "engine": engine, "count": 10_000}
+        cases["word_grid", engine, "fill"] = {**grid7, "engine": engine, "task": "fill", "count": 10_000,
+                                              "given": ["s??????", "?#?#?#?", "???????", "?#?#?#?", "???????",
+                                                        "?#?#?#?", "??????s"]}
+        cases["word_grid", engine, "count"] = {**grid7, "engine": engine, "task": "count"}
+        cases["word_grid", engine, "enumerate"] = {**grid7, "engine": engine, "task": "enumerate", "limit": None}
+    cases["word_grid", "cpsat", "unscramble"] = {"kind": "word_grid", "shape": "gridle-7x7", "task": "unscramble",
+                                                 "scrambled": _scrambled_7x7()}
+    for engine in ("native", "cpsat", "sat"):
+        cases["prefix_suffix_board", engine, "count_boards"] = {**board, "engine": engine, "task": "count_boards"}
+        cases["prefix_suffix_board", engine, "count_suffix_sets"] = {**board, "engine": engine,
+                                                                     "task": "count_suffix_sets"}
+        cases["prefix_suffix_board", engine, "enumerate"] = {**board, "engine": engine, "task": "enumerate",
+                                                             "limit": None}
+        cases["prefix_suffix_board", engine, "generate"] = {**board, "engine": engine, "count": 10_000}
+        cases["prefix_suffix_board", engine, "solve"] = {
+            **board, "engine": engine, "task": "solve", "limit": None, "dictionary": "common-20k",
+            "suffixes": {"s_n": "er", "s_e": "ed", "s_s": "es", "s_w": "ing"}}
+    ruzzle = {"kind": "ruzzle", "grid": ["serst", "alpet", "inrat", "edsol", "mocer"], "dictionary": "scowl-80"}
+    for engine in ("trie", "active"):
+        cases["ruzzle", engine, "words"] = {**ruzzle, "engine": engine}
+    cases["ruzzle", "enumerate", "words"] = {**ruzzle, "grid": ["sers", "alpe", "inra", "edso"], "engine": "enumerate"}
+    cases["ruzzle", "enumerate", "count_paths"] = {**ruzzle, "task": "count_paths", "grid": ["abcd"] * 4}
+    cases["ruzzle", "trie", "best_board"] = {**ruzzle, "task": "best_board", "iterations": 10_000_000, "seed": 1}
+    return cases
+
+
+CASES = _cases()
+
+
+def test_every_kind_engine_and_task_has_a_hard_instance() -> None:
+    wanted = {(k.name, e, t) for k in puzzles.kinds().values() for e, tasks in k.capabilities.items() for t in tasks}
+    assert wanted - set(CASES) == set(), "add a hard instance for these to the time-limit sweep"
+
+
+@pytest.mark.parametrize("case", sorted(CASES), ids=lambda c: "-".join(c))
+def test_time_limit_ends_the_run_with_the_best_so_far(case: tuple[str, str, str]) -> None:
+    spec = parse_spec(CASES[case])
+    cpwords.solve(spec, time_limit=0.05)  # one-time work (dictionary indexes) into the cache
+    t0 = time.monotonic()
+    result = cpwords.solve(spec, time_limit=LIMIT)
+    elapsed = time.monotonic() - t0
+    assert elapsed <= LIMIT + SLACK, f"{case}: {elapsed:.2f} s for a {LIMIT} s limit"
+    assert result.status != "error", result.message
+    if result.stats.get("stopped") in ("time_limit", "interrupted") or elapsed >= LIMIT:
+        # Cut short: it must say so.
+        assert result.status in ("feasible", "unknown"), (case, result.status, result.message)
+        if result.count is not None and result.task not in ("solve", "words", "best_board"):
+            assert result.count_exact is False, (case, result.count)
+        assert result.message, case
+    assert cpwords.verify.check(spec, result) == []
