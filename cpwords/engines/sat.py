@@ -39,11 +39,16 @@ class CnfModel:
 
     Variables are positive integers from an :class:`IDPool`; ``var(name)`` returns the same
     integer for the same hashable name. Literals are ±variable.
+
+    With a ``budget``, building the formula checks it every few thousand clauses and raises
+    :class:`~cpwords.engines.budget.SearchTimeout` once it is spent: a big model (a 7×7 grid over a
+    large dictionary) can take longer to write than the whole time limit.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, budget: Budget | None = None) -> None:
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
+        self._tick = budget.ticker(4096) if budget is not None else _no_check
 
     # -- variables and clauses
     def var(self, name: Hashable) -> int:
@@ -56,34 +61,41 @@ class CnfModel:
 
     def add(self, clause: Iterable[int]) -> None:
         """Add one clause (a disjunction of literals)."""
+        self._tick()
         self.clauses.append(list(clause))
 
     def add_all(self, clauses: Iterable[Iterable[int]]) -> None:
         """Add several clauses."""
+        self._tick()
         self.clauses.extend(list(c) for c in clauses)
 
     def implies(self, a: int, b: int) -> None:
         """a → b."""
+        self._tick()
         self.clauses.append([-a, b])
 
     def implies_any(self, a: int, bs: Sequence[int]) -> None:
         """a → (b1 ∨ b2 ∨ …)."""
+        self._tick()
         self.clauses.append([-a, *bs])
 
     def equiv_and(self, out: int, ins: Sequence[int]) -> None:
         """out ↔ (i1 ∧ i2 ∧ …)."""
+        self._tick()
         for i in ins:
             self.clauses.append([-out, i])
         self.clauses.append([out, *(-i for i in ins)])
 
     def equiv_or(self, out: int, ins: Sequence[int]) -> None:
         """out ↔ (i1 ∨ i2 ∨ …)."""
+        self._tick()
         for i in ins:
             self.clauses.append([out, -i])
         self.clauses.append([-out, *ins])
 
     # -- cardinality
     def _card(self, lits: Sequence[int], bound: int, kind: str, encoding: int) -> None:
+        self._tick()
         lits = list(lits)
         if kind == "atmost" and bound >= len(lits):
             return
@@ -94,6 +106,7 @@ class CnfModel:
 
     def at_most_one(self, lits: Sequence[int]) -> None:
         """At most one literal true (pairwise for few literals, ladder/sequential otherwise)."""
+        self._tick()
         lits = list(lits)
         if len(lits) <= 6:
             for i in range(len(lits)):
@@ -104,6 +117,7 @@ class CnfModel:
 
     def at_least_one(self, lits: Sequence[int]) -> None:
         """At least one literal true."""
+        self._tick()
         self.clauses.append(list(lits))
 
     def exactly_one(self, lits: Sequence[int]) -> None:
@@ -136,6 +150,7 @@ class CnfModel:
 
         Returned list ``ge`` has ``ge[v-1]`` for ``x ≥ v``.
         """
+        self._tick()
         m = len(onehot)
         ge: list[int] = []
         for v in range(1, m):
@@ -150,6 +165,7 @@ class CnfModel:
         ``xs[i]`` and ``ys[i]`` are the ``ge`` lists of the i-th entries (same domain). Equal
         vectors are allowed, so ties (equal values) are fine.
         """
+        self._tick()
         equal_so_far = None  # None stands for "true" at position 0
         for i, (gx, gy) in enumerate(zip(xs, ys, strict=True)):
             guard: list[int] = [] if equal_so_far is None else [-equal_so_far]
@@ -168,6 +184,10 @@ class CnfModel:
                 witnesses.append(d)
             self.clauses.append([*guard, nxt, *witnesses])
             equal_so_far = nxt
+
+
+def _no_check() -> None:
+    return None
 
 
 @dataclass
