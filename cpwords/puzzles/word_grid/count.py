@@ -1,50 +1,78 @@
-"""Counting word grids without listing them: a sum-product over the crossing letters.
+"""Counting word grids without listing them: sums of products over the crossing letters.
 
 A grid is a choice of one word per slot such that crossing cells agree. Summing over the
 letters of the cells that two slots share, the number of grids is
 
     Σ_{letters of shared cells} Π_slots (number of words matching the slot's shared letters),
 
-a tensor-network contraction: one tensor per slot (indexed by the letters at its shared
-positions, holding word counts), one index per shared cell. numpy's ``einsum`` contracts it
-(for the 5×5 Gridle shape: 6 tensors of 26³ counts, 9 indices).
+the contraction of a network with one sparse table per slot and one variable per shared cell.
 
 **Distinct words** by inclusion–exclusion over set partitions π of the slots into blocks of
 equal length: grids with all words different = Σ_π μ(π) · N(π), where N(π) counts grids whose
-slots in each block hold the *same* word (one tensor per block: its slots' cells at equal
-positions share a letter) and μ(π) = Π_blocks (−1)^{|B|−1} (|B|−1)!.
+slots in each block hold the *same* word (one table per block, its slots' cells identified
+position by position) and μ(π) = Π_blocks (−1)^{|B|−1} (|B|−1)!.
 
 **Modulo symmetry** by Burnside's lemma: grids modulo the group = (1/|G|) Σ_g Fix(g), where
-Fix(g) counts the grids that g maps onto themselves; those are the grids whose cells in each
-cycle of g hold the same letter, so the same contraction with g's cells identified gives it.
+Fix(g) counts the grids that g maps onto themselves (cells in each cycle of g identified). With
+distinct words Fix(g) = 0 when g carries a slot onto another one (the two would repeat a word).
+
+**Terms.** The count is a weighted sum of independent *terms*, each the count N(π, g) of one
+network (:mod:`.count_network`) or a chunk of one: :func:`count_terms` lists them and
+:func:`count_term` evaluates one, so a cluster can shard the work; :func:`combine_terms` turns
+the values into a :class:`GridCount`, and :func:`count_grids` does all three. Partitions that a
+symmetry commuting with g maps onto each other have equal N and share one term (its weight is
+the sum of their μ). A network's plan (:mod:`.count_engine`) sums an outer loop of *leaves* —
+assignments of a few cut letters, or for the 7×7 Gridle the four letters of a 2×2 block of
+crossings (:mod:`.count_k44`) — and a term with many leaves is split into chunks of leaves.
+
+**Exactness.** Every value is an exact integer. Contractions use BLAS on floats only where each
+intermediate provably holds an exact integer: all values are sums of non-negative integer
+products, so a leaf runs in float32 while its values stay below 2**24, in float64 while they stay
+below 2**53 (checked with margins, or bounded a priori), and otherwise in Python integers; leaf
+values, terms and weights are added as Python ints. See :mod:`.count_engine` and :mod:`.count_k44`.
 
 Example
 -------
->>> # doctest: +SKIP
->>> count_grids(problem)
-GridCount(raw=1234, modulo_symmetry=617, ...)
+How the pieces fit (``problem`` is a grid problem, see :mod:`.problem`)::
+
+    terms = count_terms(problem)                      # list the independent pieces
+    values = [count_term(problem, t) for t in terms]  # anywhere, in any order
+    assert combine_terms(problem, terms, values).raw == count_grids(problem).raw
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from cpwords.geometry import Symmetry
+from cpwords.puzzles.word_grid.count_engine import (
+    BudgetLike,
+    NetworkPlan,
+    TooLargeToContract,
+)
+from cpwords.puzzles.word_grid.count_network import _UnionFind, build_network, merged_blocks, word_arrays
 from cpwords.puzzles.word_grid.problem import GridProblem
 
-#: Largest intermediate tensor (elements) we accept; larger contractions fall back to enumeration.
+__all__ = [
+    "GridCount", "Term", "TooLargeToContract", "combine_terms", "count_grids", "count_grids_einsum",
+    "count_term", "count_terms", "describe_terms", "identified_count", "set_partitions", "slot_partitions",
+]
+
+#: Largest intermediate tensor (elements) the plain einsum counter accepts.
 MAX_INTERMEDIATE = 60_000_000
-#: Largest number of multiply-adds we accept for one contraction.
+#: Largest number of multiply-adds the plain einsum counter accepts for one contraction.
 MAX_FLOPS = 2e10
+#: Terms with more outer leaves than this are split into chunks by :func:`count_terms`.
+CHUNK_LEAVES = 8192
 _SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-class TooLargeToContract(Exception):
-    """The sum-product would need tensors larger than :data:`MAX_INTERMEDIATE` (or too many indices)."""
 
 
 @dataclass
@@ -55,6 +83,26 @@ class GridCount:
     modulo_symmetry: int
     fixed_points: dict[str, int] = field(default_factory=dict)
     contractions: int = 0
+
+
+@dataclass(frozen=True)
+class Term:
+    """One independent piece of a grid count.
+
+    Attributes
+    ----------
+    group_element: name of the symmetry g whose fixed grids the term counts ("identity": all).
+    partition: blocks of slot indices that hold the same word (singletons: no constraint).
+    weight: the term's coefficient, μ(π) times the number of partitions it stands for.
+    chunk: outer leaves ``(start, stop)`` of the term's plan, or None for all of them.
+    leaves: the plan's number of outer leaves (checked by :func:`count_term`).
+    """
+
+    group_element: str
+    partition: tuple[tuple[int, ...], ...]
+    weight: int
+    chunk: tuple[int, int] | None = None
+    leaves: int = 1
 
 
 def set_partitions(items: list[int]) -> Iterator[list[list[int]]]:
@@ -105,50 +153,20 @@ def slot_partitions(problem: GridProblem) -> Iterator[tuple[int, list[list[int]]
         yield mu, partition
 
 
-class _UnionFind:
-    def __init__(self, n: int) -> None:
-        self.parent = list(range(n))
-
-    def find(self, x: int) -> int:
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
-def _word_arrays(problem: GridProblem) -> dict[int, np.ndarray]:
-    return {n: np.array([[ord(ch) - 97 for ch in w] for w in ws], dtype=np.int64).reshape(len(ws), n)
-            for n, ws in problem.words.items()}
+# ---------------------------------------------------------------- the plain einsum counter
 
 
 def identified_count(problem: GridProblem, partition: list[list[int]], perm: tuple[int, ...] | None,
                      arrays: dict[int, np.ndarray], *, exact_dtype: object = np.int64) -> int:
-    """Grids whose slots in each block hold the same word and whose cells are equal along ``perm``.
+    """Grids whose slots in each block hold the same word and whose cells are equal along ``perm``,
+    by one dense ``np.einsum`` (the original counter; fine for the 5×5 Gridle shape).
 
     Raises
     ------
     TooLargeToContract
         When the contraction needs more than 52 indices or too large an intermediate tensor.
     """
-    # Slots that must hold the same word: the blocks of the partition, and each slot with its
-    # image under perm (a grid fixed by g repeats slot s's word in slot g(s), letter by letter).
-    slot_uf = _UnionFind(len(problem.slots))
-    for block in partition:
-        for s in block[1:]:
-            slot_uf.union(block[0], s)
-    if perm is not None:
-        where = {slot: s for s, slot in enumerate(problem.slots)}
-        for s, slot in enumerate(problem.slots):
-            slot_uf.union(s, where[tuple(perm[c] for c in slot)])
-    merged: dict[int, list[int]] = {}
-    for s in range(len(problem.slots)):
-        merged.setdefault(slot_uf.find(s), []).append(s)
-    partition = list(merged.values())
+    partition = merged_blocks(problem, partition, perm)
     uf = _UnionFind(len(problem.cells))
     for block in partition:
         first = problem.slots[block[0]]
@@ -205,24 +223,23 @@ def identified_count(problem: GridProblem, partition: list[list[int]], perm: tup
     return scalar * int(value)
 
 
-def _moves_a_slot(problem: GridProblem, g) -> bool:
+def _moves_a_slot(problem: GridProblem, g: Symmetry) -> bool:
     return any(tuple(g.perm[c] for c in slot) != slot for slot in problem.slots)
 
 
-def count_grids(problem: GridProblem) -> GridCount:
-    """Exact number of grids (all, and modulo the problem's symmetry group) by sum-product.
+def count_grids_einsum(problem: GridProblem) -> GridCount:
+    """Exact counts by one dense einsum per term (the original counter, kept as a reference).
 
     Raises
     ------
     TooLargeToContract
-        When the shape's crossing structure makes the contraction too large.
+        When the shape's crossing structure makes a dense contraction too large (the 7×7).
     """
-    arrays = _word_arrays(problem)
+    arrays = word_arrays(problem)
     fixed: dict[str, int] = {}
     contractions = 0
     for g in problem.group:
         if problem.distinct and not g.is_identity and _moves_a_slot(problem, g):
-            # g carries some slot onto another one, so a grid it fixes repeats that slot's word.
             fixed[g.name] = 0
             continue
         total = 0
@@ -230,8 +247,227 @@ def count_grids(problem: GridProblem) -> GridCount:
             total += mu * identified_count(problem, partition, None if g.is_identity else g.perm, arrays)
             contractions += 1
         fixed[g.name] = total
+    return _combine(problem, fixed, contractions)
+
+
+# ---------------------------------------------------------------- terms
+
+
+def _slot_images(problem: GridProblem, h: Symmetry) -> list[int]:
+    where = {slot: s for s, slot in enumerate(problem.slots)}
+    return [where[tuple(h.perm[c] for c in slot)] for slot in problem.slots]
+
+
+def _canonical(partition: list[list[int]] | tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(sorted(tuple(sorted(b)) for b in partition))
+
+
+def _term_classes(problem: GridProblem, g: Symmetry) -> list[tuple[tuple[tuple[int, ...], ...], int]]:
+    """(representative partition, summed μ) per class of partitions equal under symmetries that
+    commute with g (those give equal counts of g-fixed grids)."""
+    commuting = [h for h in problem.group
+                 if all(h.perm[g.perm[c]] == g.perm[h.perm[c]] for c in range(len(problem.cells)))]
+    images = [_slot_images(problem, h) for h in commuting if not h.is_identity]
+    classes: dict[tuple[tuple[int, ...], ...], int] = {}
+    for mu, partition in slot_partitions(problem):
+        key = _canonical(partition)
+        for img in images:
+            key = min(key, _canonical([[img[s] for s in b] for b in partition]))
+        classes[key] = classes.get(key, 0) + mu
+    return [(p, w) for p, w in classes.items() if w]
+
+
+def _group_elements(problem: GridProblem) -> list[tuple[Symmetry, bool]]:
+    """Each group element and whether its fixed points can be non-zero."""
+    return [(g, not (problem.distinct and not g.is_identity and _moves_a_slot(problem, g))) for g in problem.group]
+
+
+def _plan(problem: GridProblem, g: Symmetry, partition: tuple[tuple[int, ...], ...],
+          arrays: dict[int, np.ndarray]) -> NetworkPlan:
+    network = build_network(problem, partition, None if g.is_identity else g.perm, arrays)
+    return NetworkPlan(network)
+
+
+def count_terms(problem: GridProblem, *, chunk_leaves: int = CHUNK_LEAVES) -> list[Term]:
+    """The independent terms of the count (see the module docstring).
+
+    Parameters
+    ----------
+    problem:
+        The grid problem.
+    chunk_leaves:
+        Terms whose plan has more outer leaves are split into chunks of this many leaves.
+
+    Returns
+    -------
+    list[Term]
+        Terms for every group element whose fixed points can exist; evaluate each with
+        :func:`count_term` and combine with :func:`combine_terms`.
+
+    Raises
+    ------
+    TooLargeToContract
+        When some term's network cannot be contracted in reasonable time.
+    """
+    arrays = word_arrays(problem)
+    terms: list[Term] = []
+    for g, possible in _group_elements(problem):
+        if not possible:
+            continue
+        for partition, weight in _term_classes(problem, g):
+            plan = _plan(problem, g, partition, arrays)
+            if plan.leaves <= chunk_leaves:
+                terms.append(Term(g.name, partition, weight, None, plan.leaves))
+                continue
+            for start in range(0, plan.leaves, chunk_leaves):
+                terms.append(Term(g.name, partition, weight, (start, min(start + chunk_leaves, plan.leaves)),
+                                  plan.leaves))
+    return terms
+
+
+def count_term(problem: GridProblem, term: Term, *, budget: BudgetLike | None = None) -> int:
+    """The unweighted count N(π, g) of one term (restricted to its chunk of leaves).
+
+    Parameters
+    ----------
+    problem:
+        The problem the term was listed for.
+    term:
+        A term of :func:`count_terms`.
+    budget:
+        Checked regularly; its ``check()`` raises SearchTimeout when time is up.
+
+    Returns
+    -------
+    int
+        The exact count.
+
+    Raises
+    ------
+    ValueError
+        The term's group element is unknown, or its plan has a different number of leaves
+        than when it was listed (a different problem or word list).
+    TooLargeToContract
+        When the term's network cannot be contracted.
+    """
+    byname = {g.name: g for g in problem.group}
+    if term.group_element not in byname:
+        raise ValueError(f"unknown group element {term.group_element!r}")
+    plan = _plan(problem, byname[term.group_element], term.partition, word_arrays(problem))
+    if term.chunk is None:
+        return plan.run(0, plan.leaves, budget)
+    if plan.leaves != term.leaves:
+        raise ValueError(f"term lists {term.leaves} leaves but its plan here has {plan.leaves}")
+    return plan.run(term.chunk[0], term.chunk[1], budget)
+
+
+def combine_terms(problem: GridProblem, terms: list[Term], values: list[int]) -> GridCount:
+    """The :class:`GridCount` from the values of all of :func:`count_terms`' terms.
+
+    Raises
+    ------
+    AssertionError
+        When Burnside's sum is not a multiple of the group order (terms missing or wrong).
+    """
+    fixed = {g.name: 0 for g in problem.group}
+    for term, value in zip(terms, values, strict=True):
+        fixed[term.group_element] += term.weight * value
+    return _combine(problem, fixed, len(terms))
+
+
+def _combine(problem: GridProblem, fixed: dict[str, int], contractions: int) -> GridCount:
     raw = fixed["identity"]
     modulo = sum(fixed.values())
     if modulo % len(problem.group):
         raise AssertionError("Burnside's sum is not a multiple of the group order")  # a bug if ever
     return GridCount(raw, modulo // len(problem.group), fixed, contractions)
+
+
+# ---------------------------------------------------------------- parallel leaves
+
+_SHARED_PLAN: NetworkPlan | None = None
+
+
+def _run_chunk(bounds: tuple[int, int]) -> int:
+    assert _SHARED_PLAN is not None
+    return _SHARED_PLAN.run(bounds[0], bounds[1], None)
+
+
+def _run_plan(plan: NetworkPlan, budget: BudgetLike | None, workers: int) -> int:
+    """All leaves of a plan, in ``workers`` forked processes when it is big enough to pay off."""
+    if workers <= 1 or plan.leaves < 4 * workers or plan.seconds < 2.0 \
+            or "fork" not in multiprocessing.get_all_start_methods():
+        return plan.run(0, plan.leaves, budget)
+    global _SHARED_PLAN
+    _SHARED_PLAN = plan  # inherited by the forked workers
+    step = max(1, plan.leaves // (workers * 16))
+    chunks = [(s, min(s + step, plan.leaves)) for s in range(0, plan.leaves, step)]
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            pending = pool.map_async(_run_chunk, chunks)
+            while not pending.ready():
+                if budget is not None and budget.expired():
+                    pool.terminate()
+                    budget.check()
+                pending.wait(0.2)
+            return sum(pending.get())
+    finally:
+        _SHARED_PLAN = None
+
+
+def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, workers: int = 1) -> GridCount:
+    """Exact number of grids (all, and modulo the problem's symmetry group).
+
+    Parameters
+    ----------
+    problem:
+        The grid problem (shape, candidate words, symmetry group, distinct words or not).
+    budget:
+        Checked regularly; its ``check()`` raises SearchTimeout when time is up.
+    workers:
+        Processes for the leaves of big terms (forked; 1 = this process only).
+
+    Returns
+    -------
+    GridCount
+        Raw count, count modulo symmetry, Burnside fixed points per group element, and the
+        number of networks contracted.
+
+    Raises
+    ------
+    TooLargeToContract
+        When some term's network cannot be contracted in reasonable time.
+    SearchTimeout
+        From ``budget.check()`` when the time limit passes.
+    """
+    arrays = word_arrays(problem)
+    fixed: dict[str, int] = {}
+    contractions = 0
+    for g, possible in _group_elements(problem):
+        total = 0
+        if possible:
+            for partition, weight in _term_classes(problem, g):
+                if budget is not None:
+                    budget.check()
+                plan = _plan(problem, g, partition, arrays)
+                total += weight * _run_plan(plan, budget, workers)
+                contractions += 1
+        fixed[g.name] = total
+    return _combine(problem, fixed, contractions)
+
+
+def describe_terms(problem: GridProblem) -> list[dict[str, Any]]:
+    """Per term class: group element, partition, weight, plan kind, leaves and estimated seconds
+    (for choosing chunk sizes and for diagnostics)."""
+    arrays = word_arrays(problem)
+    out = []
+    for g, possible in _group_elements(problem):
+        if not possible:
+            continue
+        for partition, weight in _term_classes(problem, g):
+            t0 = time.perf_counter()
+            plan = _plan(problem, g, partition, arrays)
+            out.append({"group_element": g.name, "partition": partition, "weight": weight, "plan": plan.kind,
+                        "leaves": plan.leaves, "estimated_seconds": plan.seconds,
+                        "planning_seconds": time.perf_counter() - t0})
+    return out
