@@ -1,0 +1,100 @@
+"""``cpwords serve``: the web pages and JSON API, on FastAPI and uvicorn.
+
+The main command adds this sub-command with :func:`add_parser`. FastAPI and uvicorn are imported
+only when the server starts, so the rest of cpwords works without them (``cpwords[serve]``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cpwords.errors import InputError
+
+if TYPE_CHECKING:
+    from cpwords.server.config import ServerConfig
+
+#: Hosts that only this machine can reach.
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+    """Add ``serve`` to the main command's ``subparsers``."""
+    from cpwords.server.config import MAX_BODY_BYTES, default_workers
+    from cpwords.server.intake import size_text
+
+    p = subparsers.add_parser(
+        "serve", parents=list(parents), help="web pages and a JSON API for every puzzle kind",
+        description="Serve a page for every puzzle kind and the JSON API (/docs). Listens on 127.0.0.1 "
+                    "unless --host says otherwise; give --token (or CPWORDS_TOKEN) before exposing it. "
+                    f"Files on the server are never read for a request; bodies are capped at "
+                    f"{size_text(MAX_BODY_BYTES)}.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help=f"solver processes (default {default_workers()}: one a core, at most 4; capped at the cores)")
+    p.add_argument("--max-time", type=float, default=10.0, metavar="S",
+                   help="seconds every solve may run (default 10); a spec's time_limit is lowered to it")
+    p.add_argument("--token", metavar="T",
+                   help="require this token on every page and API call (default: $CPWORDS_TOKEN, if set)")
+    p.add_argument("--queue", type=int, default=64, metavar="N",
+                   help="jobs that may wait for a worker; beyond, requests get 429 (default 64)")
+    p.set_defaults(func=run)
+
+
+def config_from(args: argparse.Namespace) -> ServerConfig:
+    """The :class:`~cpwords.server.config.ServerConfig` the options ask for.
+
+    Raises
+    ------
+    InputError
+        For a bad option value (naming the option).
+    """
+    from cpwords.server.config import ServerConfig, default_workers
+
+    if not 0 <= args.port <= 65535:
+        raise InputError("a port is a number from 0 to 65535", field="--port", value=args.port)
+    token = args.token if args.token is not None else os.environ.get("CPWORDS_TOKEN") or None
+    for option, value, ok, rule in (
+            ("--workers", args.workers, args.workers is None or args.workers >= 1, "at least 1"),
+            ("--max-time", args.max_time, 0 < args.max_time < 1e6, "a number of seconds above 0"),
+            ("--queue", args.queue, args.queue >= 1, "at least 1"),
+            ("--token", token, token is None or bool(token.strip()), "not blank")):
+        if not ok:
+            raise InputError(f"must be {rule}", field=option, value=value)
+    return ServerConfig(host=args.host, port=args.port, workers=args.workers or default_workers(),
+                        max_time=args.max_time, token=token, queue=args.queue)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server and serve until Ctrl-C; returns the exit code."""
+    try:
+        import uvicorn
+
+        from cpwords.server.app import create_app
+    except ImportError as exc:
+        raise InputError(f"cpwords serve needs FastAPI and uvicorn ({exc.name} is missing); "
+                         "install them with: pip install 'cpwords[serve]'") from None
+    config = config_from(args)
+    if args.workers and args.workers > config.workers:
+        print(f"cpwords serve: {args.workers} workers asked for; this machine has {config.workers} cores",
+              file=sys.stderr)
+    if config.host not in LOOPBACK and not config.token:
+        print("cpwords serve: warning: listening beyond this machine without --token: anyone who can reach "
+              "the port can use the server", file=sys.stderr)
+    url = f"http://{_url_host(config.host)}:{config.port}/"
+    if config.token:
+        url += "?token=<the token>"
+    workers = f"{config.workers} worker{'s' if config.workers != 1 else ''}"
+    print(f"cpwords serve: {url} ({workers}, {config.max_time:g} s a solve; Ctrl-C stops)",
+          file=sys.stderr)
+    uvicorn.run(create_app(config), host=config.host, port=config.port, log_level="warning",
+                proxy_headers=True, timeout_graceful_shutdown=3, limit_concurrency=512)
+    return 0
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

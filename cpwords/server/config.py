@@ -1,0 +1,81 @@
+"""The settings of one ``cpwords serve`` process and the limits that keep it safe to expose.
+
+>>> config = ServerConfig(workers=64)
+>>> config.workers <= usable_cores(), config.host
+(True, '127.0.0.1')
+>>> ServerConfig(max_time=0)
+Traceback (most recent call last):
+...
+ValueError: max_time must be positive (got 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cpwords.engines.budget import usable_cores
+
+#: Largest request body accepted (JSON or YAML spec).
+MAX_BODY_BYTES = 1024 * 1024
+#: Most words an inline dictionary (``{words: [...]}``) may hold in a spec sent to the server.
+MAX_INLINE_WORDS = 20_000
+#: Most answers one result sent back may list (the rest are counted in ``stats``).
+MAX_SOLUTIONS = 10_000
+#: Finished jobs kept for ``GET /api/jobs/{id}``; the oldest are forgotten first.
+MAX_FINISHED_JOBS = 256
+#: Seconds a finished job is kept.
+FINISHED_JOB_TTL_S = 15 * 60.0
+#: Seconds a worker has, after a cancel, to stop through the budget before it is killed.
+STOP_GRACE_S = 0.7
+#: Seconds past the time limit after which a solve that ignores its budget is killed.
+HARD_GRACE_S = 5.0
+
+#: Where the per-kind page descriptions live (``<kind>.html`` and ``<kind>.js``).
+PAGES_DIR = Path(__file__).resolve().parent / "pages"
+
+
+def default_workers() -> int:
+    """Worker processes when ``--workers`` is not given: one a core, at most four."""
+    return max(1, min(usable_cores(), 4))
+
+
+@dataclass
+class ServerConfig:
+    """How one server runs.
+
+    Attributes
+    ----------
+    host, port: where to listen (127.0.0.1 unless told otherwise).
+    workers: solver processes; capped at the machine's usable cores.
+    max_time: seconds every solve may run (the spec's ``time_limit`` is lowered to it).
+    token: when set, every page and API call needs it (``Authorization: Bearer``, or the cookie
+        a page link with ``?token=`` sets).
+    queue: jobs that may wait for a worker; more are answered 429 with ``Retry-After``.
+    pages_dir: folder of the per-kind page descriptions; a kind without one gets the generic page.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = field(default_factory=default_workers)
+    max_time: float = 10.0
+    token: str | None = None
+    queue: int = 64
+    pages_dir: Path = PAGES_DIR
+
+    def __post_init__(self) -> None:
+        if self.max_time <= 0:
+            raise ValueError(f"max_time must be positive (got {self.max_time})")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1 (got {self.workers})")
+        if self.queue < 1:
+            raise ValueError(f"queue must be at least 1 (got {self.queue})")
+        if self.token is not None and not self.token.strip():
+            raise ValueError("the token must not be empty")
+        self.workers = min(self.workers, usable_cores())
+
+    @property
+    def solve_threads(self) -> int:
+        """Solver threads (and processes) one solve may use: the cores shared by the workers,
+        so that one request cannot take the whole machine."""
+        return max(1, usable_cores() // self.workers)

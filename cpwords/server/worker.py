@@ -1,0 +1,242 @@
+"""The solver process of ``cpwords serve``: receives jobs on one pipe, answers on another.
+
+A worker runs one job at a time in its main thread; a listener thread reads the job pipe, so
+that a ``stop`` message reaches the running solve's :class:`~cpwords.engines.budget.Budget`
+while the solver holds the main thread (CP-SAT, SAT and the native searches stop within a
+second). The server starts it as ``python -m cpwords.server.worker JOBS_FD RESULTS_FD`` in a
+session of its own, so that it can be killed together with any processes a solve starts; it
+ignores Ctrl-C (the server stops its workers itself) and leaves when its job pipe closes.
+
+Messages in (parent -> worker)::
+
+    ("solve", job_id, spec_data, options)   options: max_time, threads, pictures
+    ("word", job_id, dictionary_name, word)
+    ("stop", job_id)
+    ("exit",)
+
+Messages out (worker -> parent)::
+
+    ("ready", pid)
+    ("started", job_id)
+    ("progress", job_id, {"description", "total", "done"})
+    ("done", job_id, answer_json_bytes)
+    ("input_error", job_id, error_dict)
+    ("failed", job_id, message)
+
+The answer is serialised here, in the worker, so the server's event loop only copies bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from multiprocessing.connection import Connection
+from typing import Any
+
+# _MISSING: how InputError says "no value given" (None is a value a user can give).
+from cpwords.errors import _MISSING, InputError
+
+#: Seconds between two progress messages of one job (the bar needs no more).
+PROGRESS_EVERY_S = 0.1
+
+
+def error_body(exc: InputError) -> dict[str, Any]:
+    """An InputError as the JSON body of a 4xx answer: the CLI's one line, and its parts.
+
+    >>> error_body(InputError("unknown field", field="strat", value="cold"))["error"]
+    "field 'strat', value 'cold': unknown field"
+    """
+    value = None if exc.value is _MISSING else exc.value
+    try:
+        shown = json.dumps(value)
+    except (TypeError, ValueError):
+        value, shown = repr(value), ""
+    if len(shown) > 200:  # a huge value is shown the way the one line shows it
+        value = repr(value)[:57] + "..."
+    return {"error": exc.one_line(), "message": exc.message, "field": exc.field, "value": value,
+            "line": exc.line}
+
+
+class _Reporter:
+    """A :class:`~cpwords.engines.budget.Progress` that sends throttled progress messages."""
+
+    def __init__(self, send: Any, job_id: str) -> None:
+        self._send = send
+        self._job_id = job_id
+
+    @contextmanager
+    def __call__(self, description: str, total: int | None = None) -> Iterator[Any]:
+        done = 0
+        last = 0.0
+
+        def report(force: bool = False) -> None:
+            nonlocal last
+            now = time.monotonic()
+            if force or now - last >= PROGRESS_EVERY_S:
+                last = now
+                self._send(("progress", self._job_id, {"description": description, "total": total, "done": done}))
+
+        def advance(n: int = 1) -> None:
+            nonlocal done
+            done += n
+            report()
+
+        report(force=True)
+        try:
+            yield advance
+        finally:
+            report(force=True)
+
+
+class _Worker:
+    """State of one worker process: the job running now and its budget."""
+
+    def __init__(self, jobs: Connection, results: Connection) -> None:
+        self.jobs = jobs
+        self.results = results
+        self.inbox: queue.Queue[tuple[Any, ...] | None] = queue.Queue()
+        self.lock = threading.Lock()
+        self.current: str | None = None
+        self.budget: Any = None
+        self.cancelled: set[str] = set()  # stops that came before their job started
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        try:
+            self.results.send(message)
+        except (OSError, ValueError):
+            os._exit(0)  # the server is gone: nobody to answer
+
+    def listen(self) -> None:
+        """Read the job pipe: jobs go to the main thread, stops go straight to the budget."""
+        while True:
+            try:
+                message = self.jobs.recv()
+            except (EOFError, OSError):
+                os._exit(0)  # the server closed the pipe (or died): leave with it
+            if message[0] == "stop":
+                with self.lock:
+                    if self.current == message[1] and self.budget is not None:
+                        self.budget.stop("interrupted")
+                    else:
+                        self.cancelled.add(message[1])
+            elif message[0] == "exit":
+                self.inbox.put(None)
+                return
+            else:
+                self.inbox.put(message)
+
+    def run(self) -> None:
+        while True:
+            message = self.inbox.get()
+            if message is None:
+                return
+            job_id = message[1]
+            self.send(("started", job_id))
+            try:
+                if message[0] == "solve":
+                    answer = self.solve(job_id, message[2], message[3])
+                else:
+                    answer = word_answer(message[2], message[3])
+                self.send(("done", job_id, answer))
+            except InputError as exc:
+                self.send(("input_error", job_id, error_body(exc)))
+            except Exception as exc:  # a bug: logged in full here, one line to the client
+                traceback.print_exc(file=sys.stderr)
+                self.send(("failed", job_id, f"internal error ({type(exc).__name__}); the server log has the details"))
+            finally:
+                with self.lock:
+                    self.current, self.budget = None, None
+
+    def solve(self, job_id: str, data: Any, options: dict[str, Any]) -> bytes:
+        from cpwords.engines.budget import Budget
+
+        budget = Budget(options["max_time"], progress=_Reporter(self.send, job_id))
+        with self.lock:
+            self.current, self.budget = job_id, budget
+            if job_id in self.cancelled:
+                self.cancelled.discard(job_id)
+                budget.stop("interrupted")
+        return solve_answer(data, budget, options)
+
+
+def solve_answer(data: Any, budget: Any, options: dict[str, Any]) -> bytes:
+    """Validate ``data`` (files refused), solve it within ``budget`` and return the answer as
+    JSON: ``{"spec", "result", "pictures"}``.
+
+    Parameters
+    ----------
+    data: the spec as plain data (parsed JSON) or as YAML text (one document).
+    budget: the job's budget (its deadline is the server's time limit; the stop switch cancels).
+    options: ``max_time`` (seconds), ``threads`` (solver threads a solve may use), ``pictures``
+        (render SVG), ``blank`` (pictures without the answer), ``max_solutions`` (answers sent
+        back at most).
+    """
+    from cpwords import api, puzzles
+    from cpwords.specs import loads_spec, parse_spec
+
+    if isinstance(data, str):
+        spec = loads_spec(data, source="spec", allow_files=False)
+    else:
+        spec = parse_spec(data, source="spec", allow_files=False)
+    kind = puzzles.get(spec.kind)
+    max_time = float(options["max_time"])
+    time_limit = min(spec.time_limit or max_time, max_time)
+    threads = min(spec.workers or options["threads"], options["threads"])
+    result = api.solve(spec, budget=budget, time_limit=time_limit, workers=threads)
+    pictures: list[str] = []
+    if options.get("pictures") and kind.draws and result.solved:
+        pictures = _pictures(kind, spec, result, blank=bool(options.get("blank")))
+    cap = int(options.get("max_solutions", 10_000))
+    if len(result.solutions) > cap:
+        result.stats["solutions_not_sent"] = len(result.solutions) - cap
+        result.solutions = result.solutions[:cap]
+    answer = {"spec": spec.model_dump(mode="json"), "result": result.model_dump(mode="json"), "pictures": pictures}
+    return json.dumps(answer, separators=(",", ":")).encode()
+
+
+def _pictures(kind: Any, spec: Any, result: Any, *, blank: bool = False) -> list[str]:
+    """The kind's SVG pictures of a result (one per generated puzzle where the kind draws several;
+    ``blank``: the player's view, without the answer, where the kind draws one); a renderer that
+    fails costs the pictures, never the answer."""
+    try:
+        module = kind.render_module()
+        if hasattr(module, "svgs"):
+            return list(module.svgs(spec, result, answer=not blank))
+        return [module.svg(spec, result)]
+    except Exception:
+        traceback.print_exc(file=sys.stderr)
+        return []
+
+
+def word_answer(name: str, word: str) -> bytes:
+    """What the built-in dictionary ``name`` knows about ``word`` (``cpwords dict info``), as JSON."""
+    from cpwords.lexicon.cli import word_facts
+    from cpwords.specs import DictionaryRef
+
+    facts = word_facts(word, DictionaryRef(name=name))
+    return json.dumps(facts, separators=(",", ":"), default=str).encode()
+
+
+def main(jobs: Connection, results: Connection) -> None:
+    """Serve jobs from the ``jobs`` pipe until it closes or says ``exit``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker = _Worker(jobs, results)
+    import cpwords.api  # noqa: F401  (loaded before "ready": the first job starts at once)
+
+    listener = threading.Thread(target=worker.listen, name="cpwords-worker-listener", daemon=True)
+    listener.start()
+    worker.send(("ready", os.getpid()))
+    worker.run()
+
+
+if __name__ == "__main__":
+    # python -m cpwords.server.worker JOBS_FD RESULTS_FD (the server starts it in its own session)
+    main(Connection(int(sys.argv[1]), writable=False), Connection(int(sys.argv[2]), readable=False))
