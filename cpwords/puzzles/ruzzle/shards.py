@@ -1,0 +1,128 @@
+"""Shards of Ruzzle ``best_board`` for the cluster runner: independent seeded annealing chains.
+
+Chain *i* anneals from the spec's board for ``iterations`` moves with its own seed: chain 0 with
+the spec's seed (it is exactly the one-process search, so the cluster's board never scores
+less), the others with seeds derived from it. The best board of all chains wins, ties going to
+the lowest chain number, so the answer depends only on the seed, never on the number of workers
+or the order in which chains finish. A chain cut short by the time limit still offers the best
+board it saw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
+from cpwords.engines.budget import Budget
+from cpwords.engines.found import Found
+from cpwords.lexicon import Lexicon, load_lexicon
+from cpwords.puzzles.ruzzle.board import Board, parse_row
+from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
+from cpwords.results import Result
+
+#: Independent chains a ``best_board`` search is split into.
+CHAINS = 8
+
+
+def chain_seed(seed: int, chain: int) -> int:
+    """The seed of chain ``chain`` of a search seeded ``seed`` (chain 0: ``seed`` itself).
+
+    >>> chain_seed(7, 0), chain_seed(7, 1) == chain_seed(7, 1), chain_seed(7, 1) != chain_seed(7, 2)
+    (7, True, True)
+    """
+    if chain == 0:
+        return seed
+    return int.from_bytes(hashlib.sha256(f"cpwords-chain {seed} {chain}".encode()).digest()[:4], "big") >> 1
+
+
+@dataclass
+class RuzzleContext:
+    """The starting board and the dictionary."""
+
+    start: Board
+    lexicon: Lexicon
+
+
+class RuzzleSharding(Sharding):
+    """One shard per annealing chain of ``best_board`` (see the module)."""
+
+    version = "1"
+    uses_seed = True
+
+    def supports(self, spec: Any) -> bool:
+        """The ``best_board`` search."""
+        return bool(spec.task == "best_board")
+
+    def prepare(self, spec: Any) -> RuzzleContext:
+        """The starting board and the dictionary."""
+        return RuzzleContext(Board.from_tiles(spec.tiles(), spec.bonus_cells()), load_lexicon(spec.dictionary))
+
+    def plan(self, spec: Any, context: RuzzleContext) -> list[Shard]:
+        """:data:`CHAINS` chains."""
+        return [Shard(f"chain:{i:03d}", {"chain": i, "seed": chain_seed(spec.seed, i)}, cost=float(spec.iterations))
+                for i in range(CHAINS)]
+
+    def run(self, spec: Any, context: RuzzleContext, shard: Shard, budget: Budget) -> dict[str, Any]:
+        """One chain: its best board and value.
+
+        Raises
+        ------
+        ShardStopped
+            When the budget ended the chain early (with the best board it saw).
+        """
+        from cpwords.puzzles.ruzzle.annealing import best_board
+
+        board, stats = best_board(spec.model_copy(update={"seed": shard.data["seed"]}), context.start,
+                                  context.lexicon, budget)
+        partial = {**shard.data, "value": stats["best_value"], "grid": board.row_strings(),
+                   "moves": stats["moves"], "accepted": stats["accepted"]}
+        if stats["stopped_by_time"]:
+            raise ShardStopped(partial)
+        return partial
+
+    def combine(self, spec: Any, context: RuzzleContext, partials: Sequence[tuple[Shard, Any]],
+                complete: bool) -> Found:
+        """The best chain's board (ties: the lowest chain) and every word on it."""
+        from cpwords.puzzles.ruzzle.engines.trie import words
+
+        chains = [p for _, p in partials if p is not None]
+        if not chains:
+            return Found(complete=False)
+        best = max(chains, key=lambda p: (p["value"], -p["chain"]))
+        board = _board(context.start, best["grid"])
+        found = words(RuzzleProblem(board, context.lexicon), spec, Budget(None))
+        found.stats = {"best_value": best["value"], "best_chain": best["chain"], "chains": len(chains),
+                       "chain_values": [p["value"] for p in sorted(chains, key=lambda p: p["chain"])],
+                       "moves": sum(p["moves"] for p in chains), "accepted": sum(p["accepted"] for p in chains),
+                       } | found.stats | {"grid": best["grid"]}
+        found.complete = False
+        found.stopped = "heuristic"
+        found.message = (f"the board is the best that {len(chains)} annealing chains saw, not proved best"
+                         + ("" if complete else " (the time limit cut the search short)"))
+        return found
+
+    def result(self, spec: Any, context: RuzzleContext, found: Found) -> Result:
+        """The Result, as the kind's own solve builds it."""
+        from cpwords.puzzles.ruzzle.solve import word_solutions
+
+        board = _board(context.start, found.stats["grid"]) if "grid" in found.stats else context.start
+        solutions = word_solutions(board, found.answers, with_grid=True)
+        found.count = len(solutions)
+        if spec.scoring != "none":
+            found.objective = sum(s.score for s in solutions)
+        infeasible = (f"no word of {spec.dictionary.label()} with at least {spec.min_letters()} letters "
+                      "can be traced on this board")
+        result = Result.from_search(spec, found, solutions, infeasible=infeasible, what="word", stats={
+            "dictionary": spec.dictionary.label(), "dictionary_words": len(context.lexicon)})
+        result.count_exact = True  # the words of the board found are all listed
+        return result
+
+
+def _board(start: Board, rows: list[str]) -> Board:
+    return start.with_tiles([t for row in rows for t in parse_row(row)])
+
+
+SHARDING = RuzzleSharding()

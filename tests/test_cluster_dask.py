@@ -1,0 +1,205 @@
+"""The cluster runner on Dask: a 2-worker LocalCluster, a worker killed mid-count, a run stopped
+and resumed on a remote cluster, and a scheduler and two workers started as separate processes
+(``dask scheduler`` / ``dask worker``, as a user starts them) driven from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cpwords
+from cpwords import cluster
+from cpwords.cluster.checkpoint import shard_times
+from cpwords.engines.budget import Budget
+from cpwords.puzzles.letter_boxed.shards import census
+
+distributed = pytest.importorskip("distributed")
+
+BOARD = {"kind": "prefix_suffix_board", "dictionary": "common-5k", "task": "count_boards", "seed": 1}
+BIG_BOARD = {**BOARD, "dictionary": "common-10k"}
+GRID = {"kind": "word_grid", "shape": "ring-3x3", "task": "count", "dictionary": "common-5k", "seed": 1}
+RUZZLE = {"kind": "ruzzle", "task": "best_board", "grid": ["rate", "soni", "lend", "trap"],
+          "dictionary": "common-5k", "iterations": 40, "seed": 3}
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="module")
+def local_cluster() -> Iterator[tuple[str, Any]]:
+    """A 2-worker LocalCluster (its address) and a client of the test's own, to reach the workers."""
+    import logging
+
+    lc = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+                                  silence_logs=logging.ERROR, host="127.0.0.1")
+    client = distributed.Client(lc)
+    try:
+        yield lc.scheduler_address, client
+    finally:
+        client.close()
+        lc.close()
+
+
+@pytest.fixture(scope="module")
+def big_truth() -> int:
+    """The native count of the common-10k boards (the kind's own parallel count)."""
+    return cpwords.solve(BIG_BOARD, workers=2).count  # type: ignore[return-value]
+
+
+def on_advance(n: int, action: Callable[[], None]) -> Callable[..., Any]:
+    """A progress reporter that calls ``action`` once, when ``n`` root shards are done."""
+
+    @contextmanager
+    def progress(description: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
+        seen = 0
+
+        def advance(k: int = 1) -> None:
+            nonlocal seen
+            before, seen = seen, seen + k
+            if before < n <= seen:
+                action()
+
+        yield advance
+
+    return progress
+
+
+def test_local_cluster_gives_the_one_process_answers() -> None:
+    boxes = census(6, seed=3, dictionary="common-5k", max_words=3)
+    specs = [BOARD, {**BOARD, "task": "count_suffix_sets"}, GRID, RUZZLE, *boxes]
+    results = cluster.solve_batch(specs, cluster="local:2", shard_seconds=0.005)
+    native = [cpwords.solve(s, workers=1, seed=1) for s in (BOARD, {**BOARD, "task": "count_suffix_sets"}, GRID)]
+    for r, t in zip(results[:3], native, strict=True):
+        assert (r.count, r.stats["raw_count"], r.count_exact) == (t.count, t.stats["raw_count"], True)
+        assert r.stats["cluster"] == "Dask LocalCluster of 2 workers" and r.stats["workers"] == 2
+    reference = cluster.solve(RUZZLE, workers=1)
+    assert (results[3].stats["grid"], results[3].objective) == (reference.stats["grid"], reference.objective)
+    assert [r.count for r in results[4:]] == [cpwords.solve(b, seed=1).count for b in boxes]
+
+
+def test_a_worker_killed_mid_count_changes_nothing(local_cluster: tuple[str, Any], big_truth: int) -> None:
+    address, client = local_cluster
+    pids = client.run(os.getpid)
+    killed: list[tuple[int, int]] = []
+
+    def kill_a_busy_worker() -> None:
+        busy = {w: keys for w, keys in client.processing().items() if keys}
+        worker = sorted(busy)[0]
+        killed.append((pids[worker], len(busy[worker])))
+        os.kill(pids[worker], signal.SIGKILL)
+
+    r = cluster.solve(BIG_BOARD, cluster=address, progress=on_advance(2, kill_a_busy_worker))
+    assert (r.count, r.count_exact, r.status.value) == (big_truth, True, "optimal")
+    assert r.stats["shards_done"] == r.stats["shards_total"]
+    (victim, running), = killed
+    assert running >= 1  # it died holding shards, which Dask ran again elsewhere
+    with pytest.raises(ProcessLookupError):
+        os.kill(victim, 0)
+    client.wait_for_workers(2, timeout=30)  # the nanny restarts it, for the next test
+
+
+def test_stop_and_resume_on_a_remote_cluster(local_cluster: tuple[str, Any], big_truth: int,
+                                             tmp_path: Path) -> None:
+    address, _ = local_cluster
+    path = tmp_path / "run.sqlite"
+    run = Budget(None)
+    run.progress = on_advance(3, lambda: run.stop("interrupted"))
+    t0 = time.monotonic()
+    stopped = cluster.solve(BIG_BOARD, cluster=address, checkpoint=path, budget=run)
+    assert time.monotonic() - t0 < 20
+    assert stopped.count_exact is False and stopped.stats["stopped"] == "interrupted"
+    kept = len(shard_times(path))
+    assert kept == stopped.stats["shards_done"] >= 3
+    resumed = cluster.solve(BIG_BOARD, cluster=address, checkpoint=path)
+    assert (resumed.count, resumed.count_exact) == (big_truth, True)
+    assert resumed.stats["shards_resumed"] == kept and resumed.stats["shards_run"] < resumed.stats["shards_total"]
+
+
+# ---------------------------------------------------------------- separate processes, as a user runs them
+
+
+def _start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+    with log.open("wb") as out:
+        return subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def _end(procs: list[subprocess.Popen[bytes]]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    for p in procs:
+        try:
+            p.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
+@pytest.fixture
+def dask_processes(tmp_path: Path) -> Iterator[str]:
+    """``dask scheduler`` on a free port of 127.0.0.1 and two ``dask worker`` processes; always ended."""
+    dask = str(BIN / "dask")
+    info = tmp_path / "scheduler.json"
+    procs = [_start([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                     "--scheduler-file", str(info)], tmp_path / "scheduler.log")]
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() or not info.read_text(encoding="utf-8").strip():
+            assert time.monotonic() < deadline and procs[0].poll() is None, (tmp_path / "scheduler.log").read_text()
+            time.sleep(0.1)
+        address = json.loads(info.read_text(encoding="utf-8"))["address"]
+        for i in range(2):
+            procs.append(_start([dask, "worker", address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1",
+                                 "--name", f"w{i}"], tmp_path / f"worker{i}.log"))
+        client = distributed.Client(address, timeout="30s")
+        try:
+            client.wait_for_workers(2, timeout=60)
+        finally:
+            client.close()
+        yield address
+    finally:
+        _end(procs)
+
+
+def test_cluster_address_from_the_command_line(dask_processes: str, tmp_path: Path) -> None:
+    puzzle = tmp_path / "board.yaml"
+    puzzle.write_text("kind: prefix_suffix_board\ndictionary: common-5k\ntask: count_boards\n", encoding="utf-8")
+    checkpoint = tmp_path / "board.sqlite"
+    env = {**os.environ, cluster.ENV: dask_processes}
+    help_text = subprocess.run([str(BIN / "cpwords"), "solve", "--help"], capture_output=True, text=True).stdout
+    if "--cluster" in help_text:  # the CLI's own option (and the variable's value is overridden by it)
+        args = [str(BIN / "cpwords"), "solve", str(puzzle), "--cluster", dask_processes,
+                "--checkpoint", str(checkpoint), "--json"]
+        env[cluster.ENV] = "tcp://127.0.0.1:1"
+    else:  # until the CLI has the options: the same call, reading the address from CPWORDS_CLUSTER
+        args = [sys.executable, "-c", "import sys, cpwords, cpwords.cluster as c; "
+                "print(c.solve(cpwords.load(sys.argv[1])[0], checkpoint=sys.argv[2]).model_dump_json())",
+                str(puzzle), str(checkpoint)]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    truth = cpwords.solve(BOARD, workers=1)
+    assert (result["count"], result["count_exact"]) == (truth.count, True)
+    assert result["stats"]["cluster"].startswith(f"Dask scheduler {dask_processes}")
+    assert result["stats"]["workers"] == 2
+    assert {w.rsplit(":", 1)[0] for w in _workers_of(checkpoint)} and len(shard_times(checkpoint)) == \
+        result["stats"]["shards_done"]
+
+
+def _workers_of(checkpoint: Path) -> list[str]:
+    import sqlite3
+
+    db = sqlite3.connect(checkpoint)
+    try:
+        return [w for (w,) in db.execute("SELECT DISTINCT worker FROM shards")]
+    finally:
+        db.close()
