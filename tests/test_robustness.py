@@ -1,0 +1,386 @@
+"""Bad input never shows a traceback: one line on stderr, exit code 2, the file named.
+
+Two parts:
+
+* a sweep of about ninety mistakes across every kind (typos in fields, wrong letters, unknown
+  words, empty and broken files, bad flags), run through :func:`cpwords.cli.main`, the function
+  the ``cpwords`` command runs: an exception escaping it is exactly what a user would see as a
+  traceback, so in-process calls check the promise at a fraction of the cost of ninety processes;
+* regressions for what only a real process shows (special files, stdout on ``/dev/full``, SVG
+  targets that cannot be written, pathological word lists), each run as the user would:
+  ``python -m cpwords`` in a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cpwords.cli import main
+
+ERROR_LINE = re.compile(r"^cpwords(?: [\w-]+)*: error: \S")
+
+LADDER = "kind: ladder\nstart: cold\ntarget: warm\n"
+BOX = "kind: letter_boxed\nsides: [lme, iuf, wcb, oas]\n"
+GRID = "kind: word_grid\n"
+BOARD = "kind: prefix_suffix_board\n"
+RUZZLE = "kind: ruzzle\ngrid: [CATS, DOGS, QUITE, EMUS]\n"
+
+#: Files the cases name, written into a fresh folder (``{d}`` in a case is that folder).
+FILES: dict[str, str | bytes] = {
+    # puzzle files: typos, wrong values, wrong letters, unknown words, across kinds
+    "typo-field.yaml": LADDER + "strat: cold\n",
+    "no-kind.yaml": "start: cold\ntarget: warm\n",
+    "bad-kind.yaml": "kind: laddr\nstart: cold\ntarget: warm\n",
+    "seed-date.yaml": LADDER + "seed: 2024-02-30\n",
+    "seed-text.yaml": LADDER + "seed: abc\n",
+    "time-negative.yaml": LADDER + "time_limit: -1\n",
+    "workers-zero.yaml": LADDER + "workers: 0\n",
+    "ladder-digit.yaml": "kind: ladder\nstart: c4t\ntarget: dog\n",
+    "ladder-lengths.yaml": "kind: ladder\nstart: cold\ntarget: warmer\n",
+    "ladder-unknown-word.yaml": "kind: ladder\nstart: qxzv\ntarget: warm\n",
+    "ladder-engine.yaml": LADDER + "engine: cpsat\n",
+    "ladder-mode.yaml": LADDER + "mode: fastest\n",
+    "ladder-limit.yaml": LADDER + "limit: 0\n",
+    "ladder-pick.yaml": LADDER + "shortest_pick: rarest\n",
+    "box-repeat.yaml": "kind: letter_boxed\nsides: [abc, ade, fgh, ijk]\n",
+    "box-digit.yaml": "kind: letter_boxed\nsides: [ab1, cde, fgh, ijk]\n",
+    "box-task.yaml": BOX + "task: solve\n",
+    "box-engine-task.yaml": "kind: letter_boxed\ntask: generate\nengine: sat\n",
+    "box-max-words.yaml": BOX + "max_words: 0\n",
+    "box-par.yaml": "kind: letter_boxed\ntask: generate\npar: 9\n",
+    "box-no-sides.yaml": "kind: letter_boxed\ntask: min_words\n",
+    "box-sides-type.yaml": "kind: letter_boxed\nsides: lme\n",
+    "grid-shape.yaml": GRID + "shape: gridle-6x6\n",
+    "grid-objective.yaml": GRID + "objective: rare\n",
+    "grid-given-size.yaml": GRID + "task: fill\ngiven: ['c?a?e', '?#?#?']\n",
+    "grid-given-letter.yaml": GRID + "task: fill\ngiven: ['c?a1e', '?#?#?', '?????', '?#?#?', '????s']\n",
+    "grid-unscramble-sat.yaml": GRID + "task: unscramble\nengine: sat\n"
+                                "scrambled: [aobut, 'g#t#a', auhes, 'i#e#t', nsrse]\n",
+    "grid-count-zero.yaml": GRID + "count: 0\n",
+    "grid-scrambled-size.yaml": GRID + "task: unscramble\nscrambled: [aobut]\n",
+    "board-name.yaml": BOARD + "board: okwddx\n",
+    "board-lengths.yaml": BOARD + "prefix_length: [5, 2]\n",
+    "board-slot.yaml": BOARD + "task: solve\nsuffixes: {s_x: nd}\n",
+    "board-solve-nothing.yaml": BOARD + "task: solve\n",
+    "board-count.yaml": BOARD + "count: 0\n",
+    "ruzzle-ragged.yaml": "kind: ruzzle\ngrid: [CATS, DOG]\n",
+    "ruzzle-bonus-off.yaml": RUZZLE + "bonuses: {TW: [[9, 9]]}\n",
+    "ruzzle-bonus-name.yaml": RUZZLE + "bonuses: {XX: [[1, 1]]}\n",
+    "ruzzle-digit.yaml": "kind: ruzzle\ngrid: [CAT5, DOGS]\n",
+    "ruzzle-min-length.yaml": RUZZLE + "min_word_length: 0\n",
+    "ruzzle-engine-task.yaml": RUZZLE + "task: count_paths\nengine: trie\n",
+    "ruzzle-layout-name.yaml": RUZZLE + "bonuses: ruzzle-9x9\n",
+    # dictionaries
+    "dict-name.yaml": LADDER + "dictionary: scowl-71\n",
+    "dict-two.yaml": LADDER + "dictionary: {name: scowl-70, words: [cat]}\n",
+    "dict-missing.yaml": LADDER + "dictionary: {path: missing.txt}\n",
+    "dict-folder.yaml": LADDER + "dictionary: {path: folder}\n",
+    "dict-lengths.yaml": LADDER + "dictionary: {name: scowl-70, min_length: 5, max_length: 3}\n",
+    "dict-exclude.yaml": LADDER + "dictionary: {name: scowl-70, exclude: [rude]}\n",
+    "dict-empty-filter.yaml": LADDER + "dictionary: {words: [cat], min_length: 5}\n",
+    "dict-empty-file.yaml": LADDER + "dictionary: {path: empty.txt}\n",
+    "dict-binary.yaml": LADDER + "dictionary: {path: binary.bin}\n",
+    "dict-utf16.yaml": LADDER + "dictionary: {path: utf16.txt}\n",
+    "dict-devzero.yaml": LADDER + "dictionary: {path: /dev/zero}\n",
+    # broken YAML
+    "syntax.yaml": "kind: ladder\nstart: [cold\n",
+    "empty.yaml": "",
+    "list.yaml": "- kind: ladder\n",
+    "bomb.yaml": "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        for p, c in zip("abcdefg", "bcdefgh", strict=True)),
+    "deep.yaml": "kind: ladder\nstart: " + "[" * 500 + "]" * 500 + "\n",
+    "binary.yaml": bytes(range(256)) * 4,
+    "utf16.yaml": (LADDER).encode("utf-16"),
+    "batch-second-bad.yaml": LADDER + "---\n" + LADDER + "mode: fastest\n",
+    "bom-typo.yaml": b"\xef\xbb\xbf" + (LADDER + "strat: x\n").encode(),
+    # files that specs and options name
+    "shape-bad-yaml.yaml": GRID + "shape: shape-bad.yaml\n",
+    "shape-bad.yaml": "rows: [.....\n",
+    "shape-list.yaml": GRID + "shape: shape-list-file.yaml\n",
+    "shape-list-file.yaml": "- .....\n",
+    "board-no-nodes.yaml": BOARD + "board: board-no-nodes-file.yaml\n",
+    "board-no-nodes-file.yaml": "edges: [[a, b]]\n",
+    "board-bad-edge.yaml": BOARD + "board: board-bad-edge-file.yaml\n",
+    "board-bad-edge-file.yaml": "nodes: {a: {kind: prefix, at: [0, 0]}}\nedges: [[a, z]]\n",
+    "layout-list.yaml": RUZZLE + "bonuses: layout-list-file.yaml\n",
+    "layout-list-file.yaml": "- DL\n",
+    "fill-rows.txt": "c?a?e\n?#?\n",
+    "empty.txt": "",
+    "binary.bin": bytes(range(256)) * 4,
+    "utf16.txt": "cold\ncord\n".encode("utf-16"),
+    "words.txt": "cold\ncord\ncard\nward\nwarm\n",
+    "out.svg": "<svg/>",
+}
+
+#: (case id, argv); ``{d}`` is the folder holding FILES (and the current directory).
+CASES: list[tuple[str, list[str]]] = [
+    *((name.removesuffix(".yaml"), ["solve", "{d}/" + name]) for name in FILES
+      if name.endswith(".yaml") and not name.endswith(("-file.yaml", "shape-bad.yaml"))),
+    ("solve-missing", ["solve", "{d}/nope.yaml"]),
+    ("solve-folder", ["solve", "{d}/folder"]),
+    ("solve-devzero", ["solve", "/dev/zero"]),
+    ("ladder-one-word", ["ladder", "cold"]),
+    ("ladder-limit-flag", ["ladder", "cold", "warm", "--limit", "0"]),
+    ("ladder-dict-name", ["ladder", "cold", "warm", "--dict", "scowl-999"]),
+    ("ladder-dict-missing", ["ladder", "cold", "warm", "--dict", "{d}/missing.txt"]),
+    ("ladder-dict-utf16", ["ladder", "cold", "warm", "--dict", "{d}/utf16.txt"]),
+    ("ladder-dict-devzero", ["ladder", "cold", "warm", "--dict", "/dev/zero"]),
+    ("ladder-unknown-word", ["ladder", "cold", "wxrm", "--dict", "{d}/words.txt"]),
+    ("ladder-seed-text", ["ladder", "cold", "warm", "--seed", "abc"]),
+    ("ladder-groups-and-words", ["ladder", "cold", "warm", "--groups", "4"]),
+    ("box-no-sides", ["letter-boxed"]),
+    ("box-digit", ["letter-boxed", "ab1", "cde", "fgh", "ijk"]),
+    ("box-max-words", ["letter-boxed", "lme", "iuf", "wcb", "oas", "--max-words", "0"]),
+    ("box-engine-task", ["letter-boxed", "--task", "generate", "--engine", "sat"]),
+    ("grid-shape", ["grid", "--shape", "nope"]),
+    ("grid-shape-file", ["grid", "--shape", "{d}/missing.yaml"]),
+    ("grid-fill-missing", ["grid", "--fill", "{d}/missing.txt"]),
+    ("grid-fill-rows", ["grid", "--fill", "{d}/fill-rows.txt"]),
+    ("grid-fill-empty", ["grid", "--fill", "{d}/empty.txt"]),
+    ("grid-fill-binary", ["grid", "--fill", "{d}/binary.bin"]),
+    ("grid-fill-utf16", ["grid", "--fill", "{d}/utf16.txt"]),
+    ("grid-fill-deep", ["grid", "--fill", "{d}/deep.yaml"]),
+    ("grid-unscramble-folder", ["grid", "--unscramble", "{d}/folder"]),
+    ("board-solve-slot", ["board", "--solve", "s_x=ab"]),
+    ("board-lengths", ["board", "--prefix-length", "4-2"]),
+    ("board-file", ["board", "--board", "{d}/missing.yaml"]),
+    ("ruzzle-ragged", ["ruzzle", "AB", "CDE"]),
+    ("ruzzle-bonus-name", ["ruzzle", "ABCD", "EFGH", "--bonus", "XX:1,1"]),
+    ("ruzzle-bonus-off", ["ruzzle", "ABCD", "EFGH", "--bonus", "TW:9,9"]),
+    ("ruzzle-layout", ["ruzzle", "ABCD", "EFGH", "--bonuses", "nope"]),
+    ("time-limit-flag", ["ladder", "cold", "warm", "--time-limit", "-5"]),
+    ("workers-flag", ["ladder", "cold", "warm", "--workers", "0"]),
+    ("svg-suffix", ["letter-boxed", "lme", "iuf", "wcb", "oas", "--svg", "{d}/out.txt"]),
+    ("svg-folder", ["letter-boxed", "lme", "iuf", "wcb", "oas", "--svg", "{d}/folder.svg", "--force"]),
+    ("svg-exists", ["letter-boxed", "lme", "iuf", "wcb", "oas", "--svg", "{d}/out.svg"]),
+    ("svg-input", ["solve", "{d}/input.svg", "--svg", "{d}/input.svg", "--force"]),
+    ("svg-no-folder", ["letter-boxed", "lme", "iuf", "wcb", "oas", "--svg", "{d}/no/such/out.svg"]),
+    ("dict-info-file", ["dict", "info", "{d}/utf16.txt"]),
+    ("dict-define", ["dict", "define", "12"]),
+    ("schema-kind", ["schema", "nokind"]),
+]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("bad-inputs")
+    for name, content in FILES.items():
+        (d / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+    (d / "folder").mkdir()
+    (d / "folder.svg").mkdir()
+    (d / "input.svg").write_text(LADDER)
+    return d
+
+
+@pytest.fixture
+def quiet_warnings() -> Iterator[None]:
+    saved = warnings.showwarning
+    yield
+    warnings.showwarning = saved
+
+
+def test_the_sweep_covers_every_kind() -> None:
+    assert len(CASES) >= 80
+    commands = {argv[0] for _, argv in CASES} | {
+        FILES[argv[1].removeprefix("{d}/")].split(b"\n")[0] if isinstance(FILES.get(argv[1].removeprefix("{d}/")), bytes)
+        else str(FILES.get(argv[1].removeprefix("{d}/"), "")).split("\n")[0] for _, argv in CASES if argv[0] == "solve"}
+    for needed in ("ladder", "letter-boxed", "grid", "board", "ruzzle", "kind: letter_boxed", "kind: word_grid",
+                   "kind: prefix_suffix_board", "kind: ruzzle", "kind: ladder"):
+        assert needed in commands
+
+
+@pytest.mark.parametrize("argv", [argv for _, argv in CASES], ids=[f"{i}-{name}" for i, (name, _) in enumerate(CASES)])
+def test_bad_input_is_one_line_and_exit_2(argv: list[str], folder: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch, quiet_warnings: None) -> None:
+    monkeypatch.chdir(folder)
+    code = main([a.replace("{d}", str(folder)) for a in argv])  # an escaping exception fails the test
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 2, err
+    assert len(lines) == 1 and ERROR_LINE.match(lines[0]), err
+    assert "Traceback" not in err
+
+
+#: Puzzle files whose mistake is in another file they name, and that file.
+NAMED_FILES = {
+    "dict-missing.yaml": "missing.txt", "dict-folder.yaml": "folder", "dict-empty-file.yaml": "empty.txt",
+    "dict-binary.yaml": "binary.bin", "dict-utf16.yaml": "utf16.txt", "dict-devzero.yaml": "/dev/zero",
+    "shape-bad-yaml.yaml": "shape-bad.yaml", "shape-list.yaml": "shape-list-file.yaml",
+    "board-no-nodes.yaml": "board-no-nodes-file.yaml", "board-bad-edge.yaml": "board-bad-edge-file.yaml",
+    "layout-list.yaml": "layout-list-file.yaml",
+}
+
+
+@pytest.mark.parametrize(("name", "named"), NAMED_FILES.items())
+def test_errors_about_a_file_name_it(name: str, named: str, folder: Path, capsys: pytest.CaptureFixture[str],
+                                     quiet_warnings: None) -> None:
+    """A puzzle that names a file which is wrong: the error names that file, not only the puzzle."""
+    assert main(["solve", str(folder / name)]) == 2
+    assert named in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- as the user runs it: subprocesses
+
+
+def cpwords(*argv: str, cwd: Path | None = None, stdout: int | object = subprocess.PIPE,
+            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``python -m cpwords ARGV`` as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "cpwords", *argv], stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, cwd=cwd, timeout=timeout, check=False)
+
+
+def assert_one_error_line(run: subprocess.CompletedProcess[str], *, naming: str | None = None) -> str:
+    """Exit 2, no traceback, exactly one error line (naming ``naming`` when given); returns it."""
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    errors = [line for line in run.stderr.splitlines() if ERROR_LINE.match(line)]
+    others = [line for line in run.stderr.splitlines() if line.strip() and not ERROR_LINE.match(line)
+              and not line.startswith("wrote ")]
+    assert len(errors) == 1 and not others, run.stderr
+    if naming is not None:
+        assert naming in errors[0], errors[0]
+    return errors[0]
+
+
+@pytest.fixture(scope="module")
+def fifo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("fifo") / "pipe"
+    os.mkfifo(path)
+    return path
+
+
+SPECIAL_FILE_USES = [
+    ("puzzle file", ["solve", "{f}"]),
+    ("--dict", ["ladder", "cold", "warm", "--dict", "{f}"]),
+    ("dictionary path", ["solve", "{y}"]),
+    ("shape", ["grid", "--shape", "{f}"]),
+    ("board", ["board", "--board", "{f}"]),
+    ("bonus layout", ["ruzzle", "ABCD", "EFGH", "IJKL", "MNOP", "--bonuses", "{f}"]),
+    ("--fill", ["grid", "--fill", "{f}"]),
+    ("--unscramble", ["grid", "--unscramble", "{f}"]),
+]
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
+@pytest.mark.parametrize(("what", "argv"), SPECIAL_FILE_USES, ids=[w for w, _ in SPECIAL_FILE_USES])
+def test_special_files_are_refused_before_reading(what: str, argv: list[str], special: str, fifo: Path,
+                                                  tmp_path: Path) -> None:
+    """/dev/zero would fill memory and a FIFO would block forever: both are refused at once."""
+    target = str(fifo) if special == "fifo" else special
+    spec = tmp_path / "dict.yaml"
+    spec.write_text(LADDER + f"dictionary: {{path: {target}}}\n")
+    args = [a.replace("{f}", target).replace("{y}", str(spec)) for a in argv]
+    t0 = time.monotonic()
+    run = cpwords(*args, timeout=30)
+    assert time.monotonic() - t0 < 20
+    line = assert_one_error_line(run, naming=target)
+    assert "special file" in line
+
+
+@pytest.mark.parametrize(("content", "word"), [("cold\n".encode("utf-16"), "UTF-16"),
+                                               (bytes(range(256)) * 8, "binary")])
+@pytest.mark.parametrize("option", ["--fill", "--unscramble"])
+def test_utf16_and_binary_grid_files(option: str, content: bytes, word: str, tmp_path: Path) -> None:
+    path = tmp_path / "rows.txt"
+    path.write_bytes(content)
+    line = assert_one_error_line(cpwords("grid", option, str(path)), naming=str(path))
+    assert word in line
+
+
+def test_latin1_word_list_is_read_with_one_note(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.txt"
+    path.write_bytes("cold\ncord\ncard\nward\nwarm\ncafé\n".encode("latin-1"))
+    run = cpwords("ladder", "cold", "warm", "--dict", str(path), "--mode", "shortest")
+    assert run.returncode == 0, run.stderr
+    notes = run.stderr.splitlines()
+    assert any("read as Latin-1" in n for n in notes) and all(n.startswith("cpwords: warning: ") for n in notes)
+    assert "Traceback" not in run.stderr and "cold" in run.stdout
+
+
+def test_ten_megabyte_word_is_refused_in_linear_time(tmp_path: Path) -> None:
+    path = tmp_path / "huge.txt"
+    path.write_text("a" * (10 * 1024 * 1024) + "\n")
+    t0 = time.monotonic()
+    line = assert_one_error_line(cpwords("ladder", "cold", "warm", "--dict", str(path)), naming=str(path))
+    assert time.monotonic() - t0 < 20
+    assert "longer than 64 letters" in line
+
+
+def test_millions_of_junk_lines_give_one_readable_warning(tmp_path: Path) -> None:
+    path = tmp_path / "junk.txt"
+    path.write_text("cold\ncord\ncard\nward\nwarm\n" + "".join(f"{i}x!\n" for i in range(1_000_000)))
+    t0 = time.monotonic()
+    run = cpwords("ladder", "cold", "warm", "--dict", str(path), "--mode", "shortest")
+    assert time.monotonic() - t0 < 30
+    assert run.returncode == 0, run.stderr
+    (line,) = run.stderr.splitlines()
+    assert line.startswith("cpwords: warning: ") and "skipped 1,000,000 entries" in line and len(line) < 300
+
+
+def test_stdout_on_dev_full_is_one_line_exit_2() -> None:
+    with open("/dev/full", "w") as full:
+        for argv in (["ladder", "cold", "warm"], ["schema"],
+                     ["dict", "list"]):
+            run = cpwords(*argv, stdout=full)
+            line = assert_one_error_line(run)
+            assert "cannot write the output" in line
+
+
+def _readonly_target(tmp_path: Path) -> str:
+    if os.geteuid() == 0:  # root writes through permissions: use a file system that refuses
+        return "/sys/cpwords-test.svg"
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    return str(ro / "out.svg")
+
+
+@pytest.mark.parametrize("where", ["folder", "proc", "readonly"])
+def test_svg_that_cannot_be_written_is_refused_before_solving(where: str, tmp_path: Path) -> None:
+    target = {"folder": str(tmp_path / "pictures.svg"), "proc": "/proc/cpwords-test.svg",
+              "readonly": _readonly_target(tmp_path)}[where]
+    if where == "folder":
+        Path(target).mkdir()
+    t0 = time.monotonic()
+    run = cpwords("letter-boxed", "lme", "iuf", "wcb", "oas", "--svg", target, "--force", "--json")
+    line = assert_one_error_line(run, naming=target)
+    assert "--svg" in line and time.monotonic() - t0 < 20
+    assert not Path(target).is_file()
+
+
+def test_svg_failing_after_the_solve_never_loses_the_result(tmp_path: Path) -> None:
+    """Generated puzzles are drawn one file each; the second name is taken (no --force): the JSON
+    result is still printed, the first picture written, and one error line names the file."""
+    target = tmp_path / "box.svg"
+    taken = tmp_path / "box-2.svg"
+    taken.write_text("mine")
+    run = cpwords("letter-boxed", "--task", "generate", "--puzzles", "2", "--par", "2", "--dict", "common-20k",
+                  "--seed", "5", "--svg", str(target), "--json")
+    assert_one_error_line(run, naming=str(taken))
+    result = json.loads(run.stdout)
+    assert result["status"] in ("optimal", "feasible") and len(result["solutions"]) == 2
+    assert (tmp_path / "box-1.svg").read_text().startswith("<svg")
+    assert taken.read_text() == "mine"  # never written over
+
+
+def test_generated_puzzles_are_drawn_one_file_each_and_blank_for_players(tmp_path: Path) -> None:
+    target = tmp_path / "puzzle.svg"
+    run = cpwords("letter-boxed", "--task", "generate", "--puzzles", "2", "--dict", "common-20k", "--seed", "5",
+                  "--svg", str(target), "--blank")
+    assert run.returncode == 0, run.stderr
+    pictures = sorted(tmp_path.glob("puzzle-*.svg"))
+    assert [p.name for p in pictures] == ["puzzle-1.svg", "puzzle-2.svg"]
+    for picture in pictures:
+        text = picture.read_text()
+        assert "polyline" not in text and "join every letter in" in text  # the box, not its answer

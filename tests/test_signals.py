@@ -1,0 +1,107 @@
+"""Ctrl-C and SIGTERM stop every engine: exit 130 within about a second, one line, no orphans.
+
+Each test starts ``python -m cpwords`` on a search that runs for far longer than the test, sends
+the signal the way a terminal does (Ctrl-C: SIGINT to the whole process group, workers included)
+or the way a supervisor does (SIGTERM to the process), and checks the exit code, the time it took,
+stderr, and that no process the command started is left running. The bound is generous (a
+deadline is a correctness check here, not a benchmark): the run's own stop through the solvers'
+interruption, else the one-second backstop of :func:`cpwords.cli.stop_on_signals`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+#: Seconds from the signal to the exit: the one-second grace plus process teardown, on a busy machine.
+BOUND_S = 2.5
+
+CASES = {
+    "cpsat-grid": ["grid", "--shape", "gridle-7x7", "--engine", "cpsat", "--generate", "50", "--dict", "scowl-95"],
+    "cpsat-letter-boxed": ["letter-boxed", "abc", "def", "ghi", "jkl", "mno", "pqr", "--engine", "cpsat",
+                           "--task", "count", "--max-words", "8"],
+    "sat-letter-boxed": ["letter-boxed", "abc", "def", "ghi", "jkl", "mno", "pqr", "--engine", "sat",
+                         "--task", "count", "--max-words", "8"],
+    "native-letter-boxed": ["letter-boxed", "abc", "def", "ghi", "jkl", "mno", "pqr", "--engine", "native",
+                            "--task", "count", "--max-words", "8"],
+    "board-workers": ["board", "--count", "--dict", "common-10k", "--workers", "2"],
+}
+
+
+def _processes() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, state) of every process, read from /proc."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            out[int(entry)] = (int(fields[1]), fields[0])
+    return out
+
+
+def descendants(pid: int) -> set[int]:
+    """Running (not zombie) processes below ``pid``."""
+    table = _processes()
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {p for p, (parent, state) in table.items() if parent in frontier and state != "Z"} - found
+        found |= frontier
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    table = _processes()
+    return {p for p in pids if p in table and table[p][1] != "Z"}
+
+
+def interrupt(argv: list[str], sig: signal.Signals, *, group: bool, children: int = 0) -> tuple[int, float, str, set[int]]:
+    """Run cpwords, wait until it searches (and has ``children`` workers), signal it; returns the
+    exit code, seconds from the signal to the exit, stderr, and the processes it left running."""
+    proc = subprocess.Popen([sys.executable, "-m", "cpwords", *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        t0 = time.monotonic()
+        time.sleep(2.0)
+        while children and len(descendants(proc.pid)) < children and time.monotonic() - t0 < 30:
+            time.sleep(0.1)
+        assert proc.poll() is None, "the search ended before the signal: the instance is too easy"
+        started = descendants(proc.pid)
+        assert len(started) >= children
+        t1 = time.monotonic()
+        if group:
+            os.killpg(proc.pid, sig)  # what Ctrl-C on a terminal does
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t1
+        time.sleep(0.2)
+        return proc.returncode, took, err, alive(started)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.mark.parametrize(("case", "sig", "group"), [
+    ("cpsat-grid", signal.SIGINT, True),
+    ("cpsat-letter-boxed", signal.SIGTERM, False),
+    ("sat-letter-boxed", signal.SIGINT, True),
+    ("native-letter-boxed", signal.SIGINT, False),
+    ("board-workers", signal.SIGINT, True),
+    ("board-workers", signal.SIGTERM, False),
+])
+def test_signal_stops_the_run(case: str, sig: signal.Signals, group: bool) -> None:
+    code, took, err, left = interrupt(CASES[case], sig, group=group, children=2 if case == "board-workers" else 0)
+    assert code == 130, err
+    assert took <= BOUND_S, f"{case}: {took:.2f} s after {sig.name}"
+    assert err.strip().splitlines() == ["cpwords: interrupted"], err
+    assert not left, f"processes left running: {left}"
