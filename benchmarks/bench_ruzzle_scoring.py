@@ -6,7 +6,10 @@ scowl-80 words of 3+ letters. Three paths score the same boards and must agree o
 - *reference*: ``trie_words`` + ``annealing.board_value``, one board at a time (what ``best_board``
   does today);
 - *score*: ``BoardScorer.score``, one board at a time (the annealing loop);
-- *score_many*: ``BoardScorer.score_many`` on the whole list (the batch API).
+- *score_many*: ``BoardScorer.score_many`` on the whole list;
+- *solve_many*: the public batch API, ``cpwords.solve_many(specs, scores_only=True)`` on validated
+  ``kind: ruzzle`` specs of the boards (results built, one per board; the score is the result's
+  ``objective``, or its ``count`` under ``scoring: none``).
 
 Each figure is the median of several runs, the paths taking turns. Scoring rules: ``boggle`` (comparable with C++ Boggle
 solvers), ``ruzzle`` with the ``ruzzle-4x4`` bonus squares, and ``none`` (word count).
@@ -121,7 +124,7 @@ def main() -> None:
     from cpwords.puzzles.ruzzle.scoring import BoardScorer
     from cpwords.puzzles.ruzzle.spec import RuzzleSpec
     from cpwords.puzzles.ruzzle.trie import load_trie, trie_words
-    from cpwords.specs import DictionaryRef
+    from cpwords.specs import DictionaryRef, parse_spec
 
     lexicon = load_lexicon(DictionaryRef(name="scowl-80", min_length=3))
     boards = roll_boards(n_boards, args.seed)
@@ -152,16 +155,28 @@ def main() -> None:
         def many(scorer=scorer) -> list[int]:
             return scorer.score_many(boards)
 
-        rates = interleaved_rates({"reference": reference, "score": one, "score_many": many}, n_boards,
-                                  {"reference": reference_runs, "score": runs, "score_many": runs})
-        (ref_rate, ref_scores), (one_rate, one_scores), (many_rate, many_scores) = rates.values()
-        same = ref_scores == one_scores == many_scores
+        specs = [parse_spec({"kind": "ruzzle", "grid": [" ".join(b[r * 4:r * 4 + 4]) for r in range(4)],
+                             "scoring": scoring, "min_word_length": 3, "seed": 1,
+                             "dictionary": {"name": "scowl-80", "min_length": 3},
+                             **({"bonuses": "ruzzle-4x4"} if bonuses else {})}) for b in boards]
+
+        def api(specs=specs, scoring=scoring) -> list[int]:
+            import cpwords
+
+            return [r.count if scoring == "none" else r.objective for r in cpwords.solve_many(specs, scores_only=True)]
+
+        rates = interleaved_rates({"reference": reference, "score": one, "score_many": many, "solve_many": api},
+                                  n_boards, {"reference": reference_runs, "score": runs, "score_many": runs,
+                                             "solve_many": runs})
+        (ref_rate, ref_scores), (one_rate, one_scores), (many_rate, many_scores), (api_rate, api_scores) = (
+            rates.values())
+        same = ref_scores == one_scores == many_scores == api_scores
         agree &= same
         if scoring == "boggle":
             boggle_scores = ref_scores
         label = scoring + (" + ruzzle-4x4 bonuses" if bonuses else "")
-        rows.append([label, f"{ref_rate:,.0f}", f"{one_rate:,.0f}", f"{many_rate:,.0f}",
-                     f"×{one_rate / ref_rate:.1f}", f"×{many_rate / ref_rate:.1f}",
+        rows.append([label, f"{ref_rate:,.0f}", f"{one_rate:,.0f}", f"{many_rate:,.0f}", f"{api_rate:,.0f}",
+                     f"×{one_rate / ref_rate:.1f}", f"×{many_rate / ref_rate:.1f}", f"×{api_rate / ref_rate:.1f}",
                      f"{statistics.median(ref_scores):.0f}", "yes" if same else "NO"])
         print(rows[-1], flush=True)
 
@@ -178,22 +193,24 @@ def main() -> None:
                     same = scores == boggle_scores
                     agree &= same
                     boggle = rows[0]
-                    py_one, py_many = (float(boggle[i].replace(",", "")) for i in (2, 3))
+                    py_one, py_many, py_api = (float(boggle[i].replace(",", "")) for i in (2, 3, 4))
                     cpp_note = (f"- C++ (danvk's performance-boggle `solve`, g++ -O3, its own clock over the "
                                 f"boards repeated 10 times, median of {runs} runs): **{rate:,.0f} boards/s** "
                                 f"on `boggle`; same scores as ours: {'yes' if same else 'NO'}. "
-                                f"C++ / score_many = {rate / py_many:.1f}, C++ / score = {rate / py_one:.1f}.")
+                                f"C++ / score_many = {rate / py_many:.1f}, C++ / solve_many = {rate / py_api:.1f}, "
+                                f"C++ / score = {rate / py_one:.1f}.")
 
     lines = [
         f"Scoring {n_boards:,} random 4×4 boards rolled from the classic Boggle dice (Qu tiles) with "
         f"`scowl-80` words of 3+ letters ({len(lexicon):,} words); boards per second, median of "
         f"{runs} runs ({reference_runs} for the reference). *reference*: `trie_words` + "
         f"`annealing.board_value`, one board at a time; *score*: `BoardScorer.score`, one board at a "
-        f"time; *score_many*: `BoardScorer.score_many` on all boards.",
+        f"time; *score_many*: `BoardScorer.score_many` on all boards; *solve_many*: "
+        f"`cpwords.solve_many(specs, scores_only=True)`, one Result per board (the public batch API).",
         "",
-        "| scoring | reference | score | score_many | score ÷ reference | score_many ÷ reference "
-        "| median score | same scores |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "| scoring | reference | score | score_many | solve_many | score ÷ reference | score_many ÷ reference "
+        "| solve_many ÷ reference | median score | same scores |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
         *("| " + " | ".join(row) + " |" for row in rows),
         "",
         f"- Scorer set-up (trie and tables): {first_build:.2f} s into an empty cache, {cached_build:.3f} s "

@@ -14,11 +14,11 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["load", "loads", "solve", "Lexicon", "load_lexicon", "Result", "Status", "InputError", "verify"]
+__all__ = ["load", "loads", "solve", "solve_many", "Lexicon", "load_lexicon", "Result", "Status", "InputError", "verify"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("load", "loads", "solve"):
+    if name in ("load", "loads", "solve", "solve_many"):
         from cpwords import api
 
         return getattr(api, name)

@@ -1,4 +1,5 @@
-"""The public API behind ``cpwords`` and its CLI: load puzzle specs, solve them.
+"""The public API behind ``cpwords`` and its CLI: load puzzle specs, solve them one at a time
+(:func:`solve`) or many together (:func:`solve_many`).
 
 >>> import cpwords
 >>> spec = cpwords.loads("kind: ladder\\nstart: cat\\ntarget: dog\\nmode: shortest\\nseed: 1\\n")
@@ -10,11 +11,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from cpwords import puzzles
 from cpwords.engines.budget import Budget, Progress, no_progress, usable_cores
@@ -24,6 +27,10 @@ from cpwords.specs import BaseSpec, load_specs, loads_specs, parse_spec
 
 #: Seconds the independent check may run past the time limit before unchecked answers are dropped.
 CHECK_GRACE_S = 0.5
+#: Solutions a kind's all-at-once checker gets per call (the time limit is looked at between calls).
+CHECK_CHUNK = 2048
+#: Fields every spec shares that no spec's own validators read: replaced without re-validating the spec.
+_PLAIN_FIELDS = frozenset({"seed", "time_limit", "workers"})
 
 
 def load(path: str | Path) -> list[BaseSpec]:
@@ -41,14 +48,27 @@ def loads(text: str) -> BaseSpec:
 
 def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **options: Any) -> BaseSpec:
     """A copy of ``spec`` with some fields replaced (None leaves a field as it is), validated like
-    the YAML form.
+    the YAML form; ``spec`` itself when nothing changes.
 
     ``labels`` says how each option is called where it came from (``{"engine": "--engine"}`` for
     the CLI), so that an error blames the option and not the puzzle file.
+
+    ``seed``, ``time_limit`` and ``workers`` are checked on their own and copied in (no spec
+    validator reads them, and re-validating a spec can mean reading its files again); any other
+    field re-validates the whole spec.
     """
-    options = {k: v for k, v in options.items() if v is not None}
+    options = {k: v for k, v in options.items()
+               if v is not None and not (k in spec.model_fields_set and getattr(spec, k) == v)}
     if not options:
         return spec
+    if options.keys() <= _PLAIN_FIELDS:
+        for name, value in options.items():
+            try:
+                _field_adapter(name).validate_python(value)
+            except ValidationError as exc:
+                message = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
+                raise InputError(message, field=(labels or {}).get(name, name), value=value) from None
+        return spec.model_copy(update=options)
     data = spec.model_dump(exclude_unset=True)
     data["kind"] = spec.kind
     data.update(options)
@@ -67,6 +87,51 @@ def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **o
         raise InputError(message, source=spec.source, field=field, value=value) from None
     new._source = spec.source
     return new
+
+
+@cache
+def _field_adapter(name: str) -> TypeAdapter[Any]:
+    """The validator of one of the fields every spec shares (its type and constraints)."""
+    info = BaseSpec.model_fields[name]
+    field_type: Any = Annotated[info.annotation, info]  # the type with the field's constraints
+    return TypeAdapter(field_type)
+
+
+@dataclass
+class _Prepared:
+    """A spec with the call's options applied, its kind, and what the call's stats need to say."""
+
+    spec: BaseSpec
+    kind: puzzles.PuzzleKind
+    fresh_seed: bool
+    workers_note: str | None
+
+
+def _as_spec(spec: BaseSpec | dict[str, Any] | str) -> BaseSpec:
+    if isinstance(spec, str):
+        return loads(spec)
+    if isinstance(spec, dict):
+        return parse_spec(spec)
+    return spec
+
+
+def _prepare(spec: BaseSpec, *, engine: str | None, seed: int | None, time_limit: float | None,
+             workers: int | None) -> _Prepared:
+    """The spec to solve: the call's options applied, a fresh seed drawn when none is given,
+    workers capped at the machine's cores."""
+    kind = puzzles.get(spec.kind)
+    fresh_seed = seed is None and spec.seed is None
+    if fresh_seed:
+        seed = random.randrange(2**31)
+    note = None
+    asked_workers = workers if workers is not None else spec.workers
+    if asked_workers is not None:
+        cores = usable_cores()
+        if asked_workers > cores:
+            workers = cores
+            note = f"asked for {asked_workers} workers; this machine has {cores} cores"
+    spec = with_options(spec, engine=engine, seed=seed, time_limit=time_limit, workers=workers)
+    return _Prepared(spec, kind, fresh_seed, note)
 
 
 def solve(
@@ -107,20 +172,15 @@ def solve(
     InputError
         For a bad spec, engine, dictionary or word.
     """
-    if isinstance(spec, str):
-        spec = loads(spec)
-    elif isinstance(spec, dict):
-        spec = parse_spec(spec)
+    spec = _as_spec(spec)
     t0 = time.perf_counter()
-    kind = puzzles.get(spec.kind)
-    fresh_seed = seed is None and spec.seed is None
-    if fresh_seed:
-        seed = random.randrange(2**31)
-    cores = usable_cores()
-    asked_workers = workers if workers is not None else spec.workers
-    if asked_workers is not None and asked_workers > cores:
-        workers = cores
-    spec = with_options(spec, engine=engine, seed=seed, time_limit=time_limit, workers=workers)
+    prepared = _prepare(spec, engine=engine, seed=seed, time_limit=time_limit, workers=workers)
+    return _solve_prepared(prepared, t0, check=check, budget=budget, progress=progress)
+
+
+def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budget | None,
+                    progress: Progress | None) -> Result:
+    spec, kind = prepared.spec, prepared.kind
     if budget is None:
         budget = Budget(spec.time_limit, progress=progress or no_progress)
     else:
@@ -128,37 +188,154 @@ def solve(
         if progress is not None:
             budget.progress = progress
     result = kind.solve(spec, budget)
-    result.stats["solve_s"] = round(time.perf_counter() - t0, 6)
-    result.stats["seed"] = spec.seed
-    if fresh_seed:
-        result.stats["seed_fresh"] = True
-    if asked_workers is not None and asked_workers > cores:
-        result.stats["workers_note"] = f"asked for {asked_workers} workers; this machine has {cores} cores"
-    if budget.reason is not None and "stopped" not in result.stats and not result.status == Status.OPTIMAL:
-        result.stats["stopped"] = budget.reason
-    if result.title is None:
-        result.title = spec.title
+    _finish(result, prepared, round(time.perf_counter() - t0, 6), budget)
     if check and result.solutions:
         _check(kind, spec, result, budget)
     result.stats["wall_s"] = round(time.perf_counter() - t0, 6)
     return result
 
 
+def _finish(result: Result, prepared: _Prepared, solve_s: float, budget: Budget) -> None:
+    """The figures and fields the API adds to every result."""
+    stats = result.stats
+    stats["solve_s"] = solve_s
+    stats["seed"] = prepared.spec.seed
+    if prepared.fresh_seed:
+        stats["seed_fresh"] = True
+    if prepared.workers_note is not None:
+        stats["workers_note"] = prepared.workers_note
+    if budget.reason is not None and "stopped" not in stats and not result.status == Status.OPTIMAL:
+        stats["stopped"] = budget.reason
+    if result.title is None:
+        result.title = prepared.spec.title
+
+
+def solve_many(
+    specs: Iterable[BaseSpec | dict[str, Any] | str],
+    *,
+    engine: str | None = None,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    check: bool = True,
+    scores_only: bool = False,
+    budget: Budget | None = None,
+    progress: Progress | None = None,
+) -> list[Result]:
+    """Solve many puzzles (a batch file's documents, thousands of boards): one result per spec,
+    in order, each what :func:`solve` returns for it.
+
+    Specs of a kind whose descriptor offers a batch path (``PuzzleKind.batch``) are handed to it
+    together; it takes those it can do faster together and leaves the others to :func:`solve`,
+    one by one. Ruzzle's batch path scores boards: with ``scores_only``, the ``words`` boards of
+    one dictionary, scoring rule, shape and bonus layout (default engine) are searched together
+    by the array scorer, a few thousand boards a second.
+
+    Parameters
+    ----------
+    specs:
+        Spec objects, mappings of their fields, or YAML texts (``cpwords.load(path)`` reads a
+        batch file).
+    engine, seed, workers:
+        Override each spec's fields of the same name, as in :func:`solve`.
+    time_limit:
+        Seconds for the whole batch (each spec's own ``time_limit`` still bounds its solve): the
+        puzzles not reached in time get status ``unknown``.
+    check:
+        Re-check every answer, as in :func:`solve`.
+    scores_only:
+        Results without their answers: status, ``count``, ``objective`` and stats only, equal to
+        those of :func:`solve` (``stats['scores_only']`` is True). A board's value and number of
+        words come out of the array search without the words themselves, which is what makes the
+        Ruzzle batch fast; there is then nothing to re-check (solve a board on its own to see and
+        check its words). Kinds without such a path solve as usual and drop the answers.
+    budget, progress:
+        As in :func:`solve`, for the whole batch.
+
+    Returns
+    -------
+    list of Result, one per spec, in order. A result from a batch path has ``stats['batch_size']``
+    (specs solved together) and ``stats['batch_s']`` (their seconds together); its ``solve_s`` and
+    ``wall_s`` are its share.
+
+    Raises
+    ------
+    InputError
+        For a bad spec, engine, dictionary or word (nothing is returned then).
+
+    Example
+    -------
+    >>> boards = [{"kind": "ruzzle", "grid": grid, "dictionary": "scowl-35"} for grid in (["cats", "dogs"], ["tea", "ram"])]
+    >>> [(r.count, r.objective) for r in solve_many(boards, scores_only=True)]
+    [(33, 205), (30, 133)]
+    """
+    run = Budget(time_limit, progress=progress or no_progress) if budget is None else budget.child(time_limit)
+    if budget is not None and progress is not None:
+        run.progress = progress
+    prepared = [_prepare(_as_spec(s), engine=engine, seed=seed, time_limit=None, workers=workers) for s in specs]
+    results: list[Result | None] = [None] * len(prepared)
+    batchable: dict[str, list[int]] = {}
+    for i, p in enumerate(prepared):
+        if p.kind.batch is not None:
+            batchable.setdefault(p.kind.name, []).append(i)
+    for name, indexes in batchable.items():
+        kind = puzzles.get(name)
+        assert kind.batch is not None
+        t1 = time.perf_counter()
+        out = kind.load(kind.batch)([prepared[i].spec for i in indexes], run, scores_only=scores_only)
+        done = [(i, r) for i, r in zip(indexes, out, strict=True) if r is not None]
+        batch_s = time.perf_counter() - t1
+        for i, result in done:
+            result.stats |= {"batch_size": len(done), "batch_s": round(batch_s, 6)}
+            _finish(result, prepared[i], round(batch_s / len(done), 6), run)
+            if check and result.solutions:
+                _check(kind, prepared[i].spec, result, run)
+            result.stats["wall_s"] = round(batch_s / len(done) + result.stats.get("check_s", 0.0), 6)
+            results[i] = result
+    out_all: list[Result] = []
+    for i, p in enumerate(prepared):
+        result = results[i]
+        if result is None:
+            result = _solve_prepared(p, time.perf_counter(), check=check, budget=run, progress=None)
+            if scores_only:
+                result.solutions = []
+        if scores_only:
+            result.stats["scores_only"] = True
+        out_all.append(result)
+    return out_all
+
+
 def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Budget) -> None:
     """Re-check every answer; past the time limit (plus a grace period) the answers not yet
-    checked are dropped rather than shown unchecked, and the result says so."""
+    checked are dropped rather than shown unchecked, and the result says so.
+
+    A kind with an all-at-once checker (``PuzzleKind.checker_all``) gets the answers in chunks
+    of :data:`CHECK_CHUNK`; the others, one by one."""
     t0 = time.perf_counter()
     problems: list[str] = []
     checked = 0
-    for i, solution in enumerate(result.solutions):
-        if i and budget.deadline is not None and time.monotonic() > budget.deadline + CHECK_GRACE_S:
-            break
-        problems += [f"solution {i + 1}: {p}" for p in kind.check(spec, solution)]
-        checked += 1
+    solutions = result.solutions
+    end = None if budget.deadline is None else budget.deadline + CHECK_GRACE_S
+    if kind.checker_all is not None:
+        check_all = kind.load(kind.checker_all)
+        for start in range(0, len(solutions), CHECK_CHUNK):
+            if start and end is not None and time.monotonic() > end:
+                break
+            chunk = solutions[start:start + CHECK_CHUNK]
+            for i, found in sorted(check_all(spec, chunk).items()):
+                problems += [f"solution {start + i + 1}: {p}" for p in found]
+            checked += len(chunk)
+    else:
+        check_one = kind.load(kind.checker)
+        for i, solution in enumerate(solutions):
+            if i and end is not None and time.monotonic() > end:
+                break
+            problems += [f"solution {i + 1}: {p}" for p in check_one(spec, solution)]
+            checked += 1
     result.stats["check_s"] = round(time.perf_counter() - t0, 6)
-    if checked < len(result.solutions):
-        dropped = len(result.solutions) - checked
-        result.solutions = result.solutions[:checked]
+    if checked < len(solutions):
+        dropped = len(solutions) - checked
+        result.solutions = solutions[:checked]
         result.stats["unchecked_dropped"] = dropped
         if result.status == Status.OPTIMAL:
             result.status = Status.FEASIBLE

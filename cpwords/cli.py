@@ -13,6 +13,7 @@ stderr, never a traceback), 130 interrupted (Ctrl-C or SIGTERM).
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import signal
@@ -151,6 +152,7 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     run = Budget(None, progress=no_progress if json_mode else display.terminal_progress)
     results = []
     code = 0
+    svg_errors: list[InputError] = []
     with stop_on_signals(run):
         for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
             if run.stopped:
@@ -163,26 +165,56 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
                     display.console().print()
                 display.console().print(kind.render_module().render(spec, result))
             if svg_target is not None and result.solved:
-                target = svg_target if len(specs) == 1 else svg_target.with_name(
-                    f"{svg_target.stem}-{i + 1}{svg_target.suffix}")
-                _write_new(target, kind.render_module().svg(spec, result), force=args.force, inputs=inputs)
+                # A picture that cannot be written is reported after the results: never lost.
+                svg_errors += _write_pictures(kind, spec, result, svg_target, batch=(i + 1, len(specs)),
+                                              args=args, inputs=inputs)
     if json_mode:
         payload = [r.model_dump(mode="json") for r in results]
         print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
     if run.reason == "interrupted":
         print("cpwords: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if svg_errors:
+        sys.stdout.flush()
+        raise svg_errors[0]
     return code
+
+
+def _write_pictures(kind: puzzles.PuzzleKind, spec: Any, result: Any, target: Path, *, batch: tuple[int, int],
+                    args: argparse.Namespace, inputs: Sequence[Path]) -> list[InputError]:
+    """Write a result's pictures (one file each: ``box.svg``, or ``box-1.svg``, ``box-2.svg`` … for
+    several puzzles or a batch); returns the errors instead of raising them."""
+    module = kind.render_module()
+    answer = not getattr(args, "blank", False)
+    pictures = module.svgs(spec, result, answer=answer) if hasattr(module, "svgs") else [module.svg(spec, result)]
+    number, of = batch
+    errors = []
+    for j, picture in enumerate(pictures, 1):
+        tags = ([str(number)] if of > 1 else []) + ([str(j)] if len(pictures) > 1 else [])
+        path = target.with_name(f"{target.stem}-{'-'.join(tags)}{target.suffix}") if tags else target
+        try:
+            _write_new(path, picture, force=getattr(args, "force", False), inputs=inputs)
+        except InputError as exc:
+            errors.append(exc)
+    return errors
+
+
+#: Seconds a run has, after Ctrl-C or SIGTERM, to stop through its solvers' own interruption
+#: before the process ends anyway (a solver deep in presolve can take seconds to notice).
+STOP_GRACE_S = 1.0
 
 
 @contextmanager
 def stop_on_signals(budget: Budget) -> Iterator[None]:
     """While inside, Ctrl-C (SIGINT) and SIGTERM stop ``budget``: every solver of the run is told
-    to stop through its own interruption and the command ends with exit code 130. A second
-    Ctrl-C raises KeyboardInterrupt at once.
+    to stop through its own interruption and the command ends with exit code 130 and one line.
 
     The signal is seen by a watcher thread through ``signal.set_wakeup_fd``: a solver running in
-    C++ holds the main thread, where Python signal handlers would wait until it returns.
+    C++ holds the main thread, where Python signal handlers would wait until it returns. Each
+    signal is counted once, there (the Python handler only keeps the default action away). If
+    the run has not stopped :data:`STOP_GRACE_S` seconds after the first signal, or at a second
+    one, the watcher ends the process itself: worker processes first (no orphans), then one line,
+    exit 130.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -191,13 +223,13 @@ def stop_on_signals(budget: Budget) -> Iterator[None]:
     os.set_blocking(write_fd, False)
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     old_fd = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+    backstop: list[threading.Timer] = []
 
     def handler(signum: int, frame: Any) -> None:
-        if budget.stopped:
-            raise KeyboardInterrupt
-        budget.stop("interrupted")
+        budget.stop("interrupted")  # the watcher has done it already; harmless twice
 
     def watch() -> None:
+        seen = 0
         while True:
             try:
                 data = os.read(read_fd, 64)
@@ -205,8 +237,17 @@ def stop_on_signals(budget: Budget) -> Iterator[None]:
                 return
             if not data:
                 return
-            if any(b in (signal.SIGINT, signal.SIGTERM) for b in data):
-                budget.stop("interrupted")
+            seen += sum(1 for b in data if b in (signal.SIGINT, signal.SIGTERM))
+            if not seen:
+                continue
+            budget.stop("interrupted")
+            if seen > 1:
+                _end_now()
+            elif not backstop:
+                timer = threading.Timer(STOP_GRACE_S, _end_now)
+                timer.daemon = True
+                backstop.append(timer)
+                timer.start()
 
     watcher = threading.Thread(target=watch, name="cpwords-signals", daemon=True)
     watcher.start()
@@ -214,12 +255,40 @@ def stop_on_signals(budget: Budget) -> Iterator[None]:
         signal.signal(sig, handler)
     try:
         yield
+    except Exception as exc:
+        # PySAT's C code catches SIGINT itself and raises "Caught keyboard interrupt".
+        if budget.reason == "interrupted" or "keyboard interrupt" in str(exc).lower():
+            raise KeyboardInterrupt from None
+        raise
     finally:
+        for timer in backstop:
+            timer.cancel()
         signal.set_wakeup_fd(old_fd)
         for sig, h in previous.items():
             signal.signal(sig, h)
-        os.close(write_fd)
+        os.close(write_fd)  # the watcher reads end-of-file and returns
+        watcher.join(timeout=1.0)
         os.close(read_fd)
+
+
+def _end_now() -> None:
+    """End the process at once after Ctrl-C: worker processes, one line, exit 130."""
+    import multiprocessing
+
+    try:
+        sys.stderr.write("cpwords: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    # No thread switch from here on: a process pool's handler thread would start new workers
+    # in place of the killed ones, and they would outlive us.
+    sys.setswitchinterval(1e6)
+    for child in multiprocessing.active_children():
+        try:
+            child.kill()
+        except (OSError, ValueError):
+            pass
+    os._exit(EXIT_INTERRUPTED)
 
 
 def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None:
@@ -229,32 +298,44 @@ def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None
         return None
     target = Path(name)
     if target.suffix.lower() != ".svg":
-        raise InputError("the SVG output file must end in .svg", field="--svg", value=name)
+        raise InputError("the SVG output file must end in .svg", source=name, field="--svg")
     if target.is_dir():
-        raise InputError("is a folder; give a file name ending in .svg", field="--svg", value=name)
+        raise InputError("is a folder; give a file name ending in .svg", source=name, field="--svg")
     if any(target.resolve() == p.resolve() for p in inputs):
-        raise InputError("refusing to write over an input file", field="--svg", value=name)
+        raise InputError("refusing to write over an input file", source=name, field="--svg")
     if target.exists() and not getattr(args, "force", False):
-        raise InputError("file exists; pass --force to replace it", field="--svg", value=name)
+        raise InputError("file exists; pass --force to replace it", source=name, field="--svg")
     if target.exists() and not target.is_file():
-        raise InputError("is not a regular file", field="--svg", value=name)
+        raise InputError("is not a regular file", source=name, field="--svg")
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
-        raise InputError("folder does not exist", field="--svg", value=name)
+        raise InputError("folder does not exist", source=name, field="--svg")
     if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise InputError("cannot write there (no permission)", field="--svg", value=name)
+        raise InputError("cannot write there (no permission)", source=name, field="--svg")
+    if not target.exists():
+        # os.access says yes to root everywhere; only creating the file tells (/proc, a
+        # read-only file system). The probe is removed at once: nothing is left behind.
+        try:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            os.unlink(target)
+        except OSError as exc:
+            raise InputError(f"cannot write there ({exc.strerror or exc})", source=name, field="--svg") from None
     return target
 
 
 def _write_new(target: Path, text: str, *, force: bool, inputs: Sequence[Path]) -> None:
     """Write an output file, never over an input and never over an existing file without --force."""
     if target.exists() and not force:
-        raise InputError("file exists; pass --force to replace it", field="--svg", value=str(target))
+        raise InputError("file exists; pass --force to replace it", source=str(target), field="--svg")
+    if any(target.resolve() == p.resolve() for p in inputs):
+        raise InputError("refusing to write over an input file", source=str(target), field="--svg")
+    if target.is_dir() or (target.exists() and not target.is_file()):
+        raise InputError("is not a regular file", source=str(target), field="--svg")
     try:
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise InputError(f"cannot write the SVG file: {exc.strerror or exc}", field="--svg",
-                         value=str(target)) from None
+        raise InputError(f"cannot write the SVG file: {exc.strerror or exc}", source=str(target),
+                         field="--svg") from None
     print(f"wrote {target}", file=sys.stderr)
 
 
@@ -293,19 +374,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return 0
     except OSError as exc:
-        if exc.errno is not None and getattr(exc, "filename", None) is None and _stdout_failed():
+        # Files a user names are read through cpwords.files (InputError); an OSError without a
+        # file name escaping here is the output failing (stdout on /dev/full, a closed pipe).
+        if exc.errno in _OUTPUT_ERRNOS and getattr(exc, "filename", None) is None:
             _quiet_stdout()
             print(f"cpwords: error: cannot write the output: {exc.strerror}", file=sys.stderr)
             return 2
         raise
 
 
-def _stdout_failed() -> bool:
-    try:
-        sys.stdout.flush()
-    except OSError:
-        return True
-    return False
+_OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EIO", "EFBIG", "EDQUOT", "EBADF", "EPIPE",
+                                                              "EINVAL") if hasattr(errno, name))
 
 
 def _quiet_stdout() -> None:

@@ -31,6 +31,7 @@ def read_text(
     field: str | None = None,
     max_bytes: int = MAX_FILE_BYTES,
     latin1: bool = False,
+    notes: list[str] | None = None,
 ) -> str:
     """The text of a user's file.
 
@@ -41,6 +42,7 @@ def read_text(
     field: the spec field or CLI option that named the file, for messages.
     max_bytes: refuse files larger than this.
     latin1: read a file that is not UTF-8 as Latin-1 instead of refusing it (word lists).
+    notes: when given, a sentence is appended here if the file was read as Latin-1.
 
     Raises
     ------
@@ -72,11 +74,11 @@ def read_text(
         raise fail(f"cannot read the {what}: {exc.strerror or exc}") from None
     if len(data) > max_bytes:
         raise fail(f"the {what} is larger than {_size(max_bytes)}")
-    return decode(data, what=what, source=source, field=field, latin1=latin1)
+    return decode(data, what=what, source=source, field=field, latin1=latin1, notes=notes)
 
 
 def decode(data: bytes, *, what: str = "file", source: str | None = None, field: str | None = None,
-           latin1: bool = False) -> str:
+           latin1: bool = False, notes: list[str] | None = None) -> str:
     """Bytes of a text file as text (see :func:`read_text` for the rules).
 
     >>> decode("ﬁ".encode("utf-16"))
@@ -94,6 +96,8 @@ def decode(data: bytes, *, what: str = "file", source: str | None = None, field:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if latin1:
+            if notes is not None:
+                notes.append(f"{source or 'the ' + what}: not UTF-8 (byte {exc.start + 1}); read as Latin-1")
             return data.decode("latin-1")
         raise InputError(f"the {what} is not UTF-8 text (byte {exc.start + 1} is not valid UTF-8)",
                          source=source, field=field) from None

@@ -144,34 +144,56 @@ def shipped_shapes(folder: str) -> list[str]:
 
 
 def read_shape(folder: str, ref: str | Path, *, field_name: str, base_dir: Path | None = None) -> tuple[dict[str, Any], str]:
-    """The YAML mapping of a shape named ``ref`` (shipped) or at path ``ref``, and its source name."""
-    text: str | None = None
-    source = str(ref)
+    """The YAML mapping of a shape named ``ref`` (shipped) or at path ``ref``, and its source name.
+
+    A user's file is read through :func:`cpwords.files.read_text` (a byte cap; folders, FIFOs and
+    devices refused; UTF-16 and binary files named) and parsed with the same guards as puzzle
+    files (nesting depth, alias bombs); every error is an InputError naming the file.
+    """
+    noun = {"boards": "board", "grids": "grid shape"}.get(folder, f"{folder} layout")
     if isinstance(ref, str) and "/" not in ref and not ref.endswith((".yaml", ".yml")):
         entry = resources.files("cpwords.models") / folder / f"{ref}.yaml"
         if not entry.is_file():
             known = ", ".join(shipped_shapes(folder)) or "none"
-            noun = {"boards": "board", "grids": "grid shape"}.get(folder, f"{folder} layout")
             raise InputError(f"unknown {noun}; shipped: {known}; or give a .yaml path",
                              field=field_name, value=ref)
         text = entry.read_text(encoding="utf-8")
         source = f"models/{folder}/{ref}.yaml"
     else:
+        from cpwords.files import read_text
+
         path = Path(ref).expanduser()
         if not path.is_absolute() and base_dir is not None:
             path = base_dir / path
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
-            raise InputError("cannot read the shape file", field=field_name, value=str(ref)) from None
         source = str(path)
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML: {exc}".splitlines()[0], source=source) from None
+        text = read_text(path, what=f"{noun} file", field=field_name)
+    data = load_yaml_text(text, source)
     if not isinstance(data, dict):
-        raise InputError("a shape file must be a mapping", source=source)
+        raise InputError("a shape file must be a mapping of fields (it is "
+                         + ("empty" if data is None else f"a {type(data).__name__}") + ")", source=source)
     return data, source
+
+
+def load_yaml_text(text: str, source: str) -> Any:
+    """The data of a user's YAML file (a shape, a grid file), parsed with the puzzle files' guards
+    (nesting depth, alias bombs, dates read as text); errors are InputErrors naming ``source``."""
+    from cpwords.specs import MAX_YAML_NODES, _expanded_size, _Loader
+
+    try:
+        node = yaml.compose(text.removeprefix("\ufeff"), Loader=_Loader)
+        if node is not None and _expanded_size(node, {}) > MAX_YAML_NODES:
+            raise InputError(f"the YAML document expands to more than {MAX_YAML_NODES:,} values (alias bomb?)",
+                             source=source)
+        return None if node is None else _Loader(text).construct_document(node)
+    except InputError as exc:
+        raise exc.located(source=source) from None
+    except RecursionError:
+        raise InputError("the YAML document is nested too deeply", source=source) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(f"not valid YAML: {problem}", source=source,
+                         line=mark.line + 1 if mark else None) from None
 
 
 @dataclass(frozen=True)

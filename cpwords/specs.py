@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -139,6 +139,11 @@ class DictionaryRef(StrictModel):
     """Keep only words whose SCOWL level is at most this (lower levels are more common words)."""
     drop_plurals: bool = False
     """Drop words that are another word of the list plus ``s`` or ``es``."""
+    exclude: list[Literal["offensive"]] | None = None
+    """Word lists to leave out: ``[offensive]`` drops slurs, obscenities and swear words (see
+    docs/dictionaries.md). Default (unset): left out where cpwords chooses the words (every
+    ``generate`` task, the examples, the web pages), kept when solving a puzzle you typed;
+    ``[]`` keeps every word everywhere."""
 
     @model_validator(mode="before")
     @classmethod
@@ -174,7 +179,23 @@ class DictionaryRef(StrictModel):
         ]
         if self.drop_plurals:
             filters.append("drop_plurals")
+        if self.exclude:
+            filters.append("exclude=" + "+".join(self.exclude))
         return base + (f" ({', '.join(filters)})" if filters else "")
+
+    def with_default_exclude(self, exclude: Iterable[str]) -> DictionaryRef:
+        """This reference with ``exclude`` filled in when the user left it unset (an explicit
+        ``exclude``, even ``[]``, is kept): how generators and the web pages leave offensive
+        words out by default.
+
+        >>> DictionaryRef(name="scowl-70").with_default_exclude(["offensive"]).exclude
+        ['offensive']
+        >>> DictionaryRef(name="scowl-70", exclude=[]).with_default_exclude(["offensive"]).exclude
+        []
+        """
+        if self.exclude is not None:
+            return self
+        return self.model_copy(update={"exclude": list(exclude)})
 
 
 class BaseSpec(StrictModel):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import networkx as nx
 import pytest
-from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +18,7 @@ from cpwords.puzzles.ladder.index import build_index, one_letter_links, wildcard
 from cpwords.puzzles.ladder.landmarks import landmark_tables
 from cpwords.puzzles.ladder.search import (
     least_rare_ladders,
+    least_rare_shortest_ladders,
     meet_in_the_middle,
     random_shortest_ladder,
     shortest_ladder_graph,
@@ -25,6 +26,9 @@ from cpwords.puzzles.ladder.search import (
 from cpwords.puzzles.ladder.solution import LadderSolution
 from cpwords.puzzles.ladder.spec import LadderSpec
 from cpwords.results import Status
+
+#: Knuth's Stanford GraphBase five-letter words, shipped in tests/data (see its README).
+SGB_WORDS = Path(__file__).parent / "data" / "sgb-words.txt"
 
 SMALL = ["cold", "cord", "card", "ward", "warm", "word", "worm", "corm", "wold", "zzzz", "cool", "pool"]
 
@@ -41,17 +45,16 @@ def graph_of(words: list[str]) -> nx.Graph:
     return g
 
 
-# ---------------------------------------------------------------- known figures (outside data)
+# ---------------------------------------------------------------- known figures (outside data, in tests/data)
 
 
 @pytest.fixture(scope="module")
 def sgb_spec_data() -> dict:
-    path = shared_file("sgb-words.txt")
-    return {"kind": "ladder", "dictionary": {"path": str(path)}}
+    return {"kind": "ladder", "dictionary": {"path": str(SGB_WORDS)}}
 
 
 def test_sgb_links_and_groups():
-    words = shared_file("sgb-words.txt").read_text().split()
+    words = SGB_WORDS.read_text().split()
     index = build_index(Lexicon.from_words(words, name="sgb"))
     assert len(index) == 5757
     assert index.n_links == 14135
@@ -85,7 +88,7 @@ def test_sgb_pound_marks_has_no_ladder(sgb_spec_data):
 
 
 def test_sgb_all_shortest_counts_match_networkx(sgb_spec_data):
-    words = shared_file("sgb-words.txt").read_text().split()
+    words = SGB_WORDS.read_text().split()
     spec = _spec({**sgb_spec_data, "start": "chaos", "target": "order", "mode": "shortest",
                   "all_shortest": True, "limit": 5})
     result = api.solve(spec)
@@ -207,6 +210,42 @@ def test_least_rare_agrees_with_networkx_dijkstra(words, data):
         assert ladder in every
 
 
+@settings(max_examples=120, deadline=None)
+@given(words=words_strategy, data=st.data())
+def test_least_rare_shortest_is_optimal_by_brute_force(words, data):
+    """Among every shortest ladder (networkx lists them all), the least total rareness of the words
+    after the start is what the layered search finds, with the right count; its sample is one."""
+    n = len(words)
+    rareness = data.draw(st.lists(st.integers(1, 20), min_size=n, max_size=n))
+    adjacency = [tuple(r) for r in one_letter_links(words)]
+    g = graph_of(words)
+    s = data.draw(st.integers(0, n - 1))
+    t = data.draw(st.integers(0, n - 1))
+    if not nx.has_path(g, s, t):
+        return
+    meeting = meet_in_the_middle(adjacency.__getitem__, s, t)
+    graph, cost = least_rare_shortest_ladders(shortest_ladder_graph(meeting, adjacency.__getitem__), rareness)
+    every = list(nx.all_shortest_paths(g, s, t))
+    costs = [sum(rareness[v] for v in path[1:]) for path in every]
+    best = min(costs)
+    assert cost == best
+    assert graph.count == costs.count(best)
+    for seed in range(3):
+        ladder = graph.sample(random.Random(seed))
+        assert ladder in every and sum(rareness[v] for v in ladder[1:]) == best
+
+
+def test_cold_warm_shortest_is_least_rare_for_every_seed():
+    spec_data = {"kind": "ladder", "start": "cold", "target": "warm", "mode": "shortest"}
+    shown = {tuple(api.solve(spec_data, seed=s).solutions[0].words) for s in range(12)}
+    rareness = {api.solve(spec_data, seed=s).solutions[0].rareness for s in range(3)}
+    assert rareness == {6}  # CORD, WORD, WARD ... never CORM or WOLD
+    assert not {w for ladder in shown for w in ladder} & {"corm", "wold"}
+    random_pick = {tuple(api.solve({**spec_data, "shortest_pick": "random"}, seed=s).solutions[0].words)
+                   for s in range(40)}
+    assert any({"corm", "wold"} & set(ladder) for ladder in random_pick)  # the option keeps them possible
+
+
 # ---------------------------------------------------------------- solve, seeds, checker
 
 
@@ -226,14 +265,14 @@ def test_solve_small_both_modes_and_verify():
 
 def test_same_seed_same_ladder_different_seeds_differ():
     spec_data = {"kind": "ladder", "start": "cold", "target": "warm", "dictionary": {"words": SMALL},
-                 "mode": "shortest"}
+                 "mode": "shortest", "shortest_pick": "random"}
     ladders = {tuple(api.solve(spec_data, seed=s).solutions[0].words) for s in range(40)}
     assert len(ladders) > 1  # cold-cord-word-ward-warm, cold-wold-word-worm-warm ... all come out
     assert api.solve(spec_data, seed=7).solutions[0].words == api.solve(spec_data, seed=7).solutions[0].words
 
 
 def test_common_never_rarer_than_shortest_on_sgb(sgb_spec_data):
-    words = shared_file("sgb-words.txt").read_text().split()
+    words = SGB_WORDS.read_text().split()
     rng = random.Random(11)
     for _ in range(15):
         a, b = rng.sample(words[:2000], 2)

@@ -184,12 +184,131 @@ def test_cache_reuse_stale_corrupt(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert len(calls) == 5
 
 
-def test_cache_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_unwritable_warns_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("CPWORDS_CACHE_DIR", str(blocker / "sub"))
+    monkeypatch.setattr(lexcache, "_warned", False)
     lex = Lexicon.from_words(["cat"])
-    assert lexcache.cached(lex, "x", lambda: 42, version=1) == 42
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert lexcache.cached(lex, "x", lambda: 42, version=1) == 42
+        assert lexcache.cached(lex, "y", lambda: 43, version=1) == 43
+    messages = [str(w.message) for w in caught if issubclass(w.category, lexcache.CacheWarning)]
+    assert len(messages) == 1 and "cannot write the cache folder" in messages[0]
+
+
+def _build_in_child(folder: str, out: str) -> None:
+    """Worker of the concurrency test: build one entry, recording each real build in ``out``."""
+    import os
+    import time
+
+    os.environ["CPWORDS_CACHE_DIR"] = folder
+
+    def build() -> int:
+        with open(out, "a") as f:
+            f.write("built\n")
+        time.sleep(0.3)  # long enough for the others to arrive while the lock is held
+        return 7
+
+    assert lexcache.cached(Lexicon.from_words(["cat", "dog"]), "concurrent", build, version=1) == 7
+
+
+def test_concurrent_runs_build_an_entry_once(tmp_path: Path) -> None:
+    import multiprocessing
+
+    out = tmp_path / "builds.txt"
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_build_in_child, args=(str(tmp_path / "cache"), str(out))) for _ in range(4)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(30)
+    assert [proc.exitcode for proc in procs] == [0] * 4
+    assert out.read_text().count("built") == 1
+
+
+def test_killed_build_leaves_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(tmp_path))
+    lex = Lexicon.from_words(["cat", "dog"])
+    path = lexcache.cache_path(lex, "killed", 1)
+    # What a build killed between writing its temporary file and renaming it leaves behind.
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    stray = path.with_name(f"{path.name}.{child.pid}.tmp")
+    stray.write_bytes(b"half a file")
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    assert lexcache.cached(lex, "killed", lambda: 5, version=1) == 5
+    assert not list(tmp_path.glob("*.tmp"))
+    assert lexcache.cached(lex, "killed", lambda: 6, version=1) == 5  # stored, read back
+
+
+def test_same_words_two_files_each_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from cpwords.cli import main
+
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    for f in (first, second):
+        f.write_text("cold\ncord\ncard\nward\nwarm\n")
+    for f in (first, second):  # the second run reads the index the first one cached
+        assert main(["ladder", "cold", "warm", "--dict", str(f), "--json", "--seed", "1"]) == 0
+        assert json.loads(capsys.readouterr().out)["stats"]["dictionary"] == str(f)
+        assert main(["ladder", "cold", "zzzz", "--dict", str(f)]) == 2
+        err = capsys.readouterr().err
+        assert str(f) in err and ("first" in err) == (f == first)
+
+
+def test_long_and_junk_entries_are_skipped_in_one_warning(tmp_path: Path) -> None:
+    path = tmp_path / "w.txt"
+    path.write_text("cat\n" + "a" * 1_000_000 + "\n" + "".join(f"{i}!\n" for i in range(100_000)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lex = load_lexicon(DictionaryRef(path=path))
+    assert list(lex) == ["cat"]
+    (message,) = [str(w.message) for w in caught]
+    assert "skipped 100,000 entries that are not words" in message and "1 entry longer than 64" in message
+    assert len(message) < 300
+
+
+def test_latin1_list_is_read_with_a_note(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.txt"
+    path.write_bytes("café\ncat\ndog\n".encode("latin-1"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lex = load_lexicon(DictionaryRef(path=path))
+    assert sorted(lex) == ["cat", "dog"]
+    assert any("read as Latin-1" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize("content", ["cat\ndog\n".encode("utf-16"), bytes(range(256))])
+def test_utf16_and_binary_lists_are_refused(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "w.txt"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match="UTF-16|binary") as err:
+        load_lexicon(DictionaryRef(path=path))
+    assert str(path) in err.value.one_line()
+
+
+def test_exclude_offensive() -> None:
+    from cpwords.lexicon import excluded_words, offensive_words
+
+    bad = offensive_words()
+    plain = load_lexicon("scowl-70")
+    filtered = load_lexicon(DictionaryRef(name="scowl-70", exclude=["offensive"]))
+    assert excluded_words(["offensive"]) == bad
+    assert not bad & set(filtered) and bad & set(plain)
+    assert set(filtered) == set(plain) - bad
+    assert load_lexicon("scowl-70", generating=True) is filtered  # the default where cpwords chooses
+    kept = DictionaryRef(name="scowl-70", exclude=[])
+    assert load_lexicon(kept, generating=True) is load_lexicon(kept)  # an explicit [] keeps every word
+    assert len(load_lexicon(kept)) == len(plain)
+    assert "exclude=offensive" in filtered.label
 
 
 # ------------------------------------------------------------------ definitions

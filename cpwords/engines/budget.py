@@ -166,6 +166,7 @@ class Budget:
         For solvers that run in C++ and cannot see Python exceptions: CP-SAT's ``stop_search``,
         PySAT's ``interrupt``.
         """
+        _leave_sigint_to_us(stop_solver)
         timer = None
         left = self.left()
         if left is not None:
@@ -223,6 +224,16 @@ class Budget:
     def __repr__(self) -> str:
         left = self.left()
         return f"Budget(left={'unlimited' if left is None else f'{left:.3f} s'}, reason={self.reason!r})"
+
+
+def _leave_sigint_to_us(stop_solver: Callable[[], None]) -> None:
+    """CP-SAT catches SIGINT itself by default and ends the search as if the time limit were
+    reached, so Ctrl-C never reaches the run's handler (the run went on, or said "time limit").
+    Turn that off for a solver whose stop method is registered here: the run's handler stops it
+    through ``stop_search`` instead."""
+    parameters = getattr(getattr(stop_solver, "__self__", None), "parameters", None)
+    if parameters is not None and hasattr(parameters, "catch_sigint_signal"):
+        parameters.catch_sigint_signal = False
 
 
 def usable_cores() -> int:

@@ -18,7 +18,8 @@ Example
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -185,9 +186,82 @@ class CnfModel:
             self.clauses.append([*guard, nxt, *witnesses])
             equal_so_far = nxt
 
+    def ordered(self, onehot: Mapping[int, int]) -> OrderedInt:
+        """Order literals of an integer given by one-hot literals over its values (``{value: literal}``).
+
+        A ladder, linear in the number of values: ``ge_i ↔ onehot_i ∨ ge_{i+1}`` (three clauses a
+        value) instead of one ``equiv_or`` over every larger value (quadratic), and only over the
+        values the integer can take. Each order literal is fixed by the one-hot literals.
+        """
+        self._tick()
+        values = sorted(onehot)
+        ge: list[int] = [0] * len(values)
+        above = 0
+        for i in range(len(values) - 1, 0, -1):
+            g = self.new_var()
+            here = onehot[values[i]]
+            self.clauses.append([-here, g])
+            if above:
+                self.clauses.append([-above, g])
+                self.clauses.append([-g, here, above])
+            else:
+                self.clauses.append([-g, here])
+            ge[i] = above = g
+        return OrderedInt(tuple(values), tuple(ge))
+
+    def lex_leq_ordered(self, pairs: Sequence[tuple[OrderedInt, OrderedInt]]) -> None:
+        """Post (x_0, x_1, …) ≤lex (y_0, y_1, …) for ``pairs`` = [(x_0, y_0), …]; ties allowed.
+
+        About two clauses per value of x_j and one helper a position: ``e_j`` ("equal before j")
+        → x_j ≤ y_j, and ``e_j ∧ ¬e_{j+1}`` → x_j < y_j, both straight on the order literals.
+        A helper ``e_{j+1}`` is free once x_j < y_j: count models *projected* on the values
+        (:func:`enumerate_models`, :mod:`cpwords.engines.counting`). Callers shorten the chain
+        themselves: after a pair that can never be equal nothing further is compared.
+        """
+        self._tick()
+        when: list[int] = []  # e_j as a condition (none at j = 0: nothing before it)
+        for j, (x, y) in enumerate(pairs):
+            self._implied_order(when, x, y, 0)
+            if j == len(pairs) - 1:
+                break
+            nxt = self.new_var()
+            self._implied_order([*when, -nxt], x, y, 1)
+            when = [nxt]
+
+    def _implied_order(self, when: Sequence[int], x: OrderedInt, y: OrderedInt, gap: int) -> None:
+        """Clauses for (all of ``when``) → x + gap ≤ y: for every value v of x, x ≥ v → y ≥ v + gap."""
+        for v in x.values:
+            lx, ly = x.at_least(v), y.at_least(v + gap)
+            if ly is True:
+                continue
+            clause = [-c for c in when]
+            if lx is not True:
+                clause.append(-lx)
+            if ly is not False:
+                clause.append(ly)
+            self.clauses.append(clause)
+
 
 def _no_check() -> None:
     return None
+
+
+@dataclass(frozen=True)
+class OrderedInt:
+    """An integer in CNF: its possible ``values`` (sorted) and order literals, ``ge[i] ↔ x ≥
+    values[i]`` for i ≥ 1 (``ge[0]`` is unused: x ≥ its smallest value always holds)."""
+
+    values: tuple[int, ...]
+    ge: tuple[int, ...]
+
+    def at_least(self, v: int) -> int | bool:
+        """The literal of x ≥ v, or the constant True / False."""
+        i = bisect_left(self.values, v)
+        if i == 0:
+            return True
+        if i == len(self.values):
+            return False
+        return self.ge[i]
 
 
 @dataclass

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from cpwords.lexicon.core import Lexicon
 from cpwords.lexicon.definitions import define
+from cpwords.lexicon.exclude import GENERATING_EXCLUDE, excluded_words, offensive_words
 from cpwords.lexicon.rareness import UNKNOWN_LEVEL, rareness_of
 from cpwords.lexicon.sources import (
     DEFAULT_DICTIONARY,
@@ -23,11 +24,14 @@ from cpwords.lexicon.sources import (
 
 __all__ = [
     "DEFAULT_DICTIONARY",
+    "GENERATING_EXCLUDE",
     "Lexicon",
     "LexiconWarning",
     "UNKNOWN_LEVEL",
     "define",
+    "excluded_words",
     "known_dictionaries",
     "load_lexicon",
+    "offensive_words",
     "rareness_of",
 ]

@@ -3,18 +3,27 @@
 Files live in ``$CPWORDS_CACHE_DIR``, else ``$XDG_CACHE_HOME/cpwords``, else ``~/.cache/cpwords``.
 Each file is ``MAGIC``, a SHA-256 of the payload, then the pickled payload ``(key, value)``; a file
 whose magic, checksum or key does not match (stale, truncated, from another version) is rebuilt.
-The cache is an optimisation only: an unwritable directory means the value is just not stored.
 Pickles are loaded only from the user's own cache directory.
+
+Concurrent runs build each entry once: the builder holds an exclusive ``fcntl.flock`` on
+``<entry>.lock`` (the standard library's advisory lock; released by the kernel when a process
+dies, so a killed build never blocks the next one), and the others wait, then read its file. A
+file is written to ``<entry>.<pid>.tmp`` and renamed into place; temporary files of processes that
+are gone (a build killed half-way) are removed by the next build of that entry.
+
+The cache is an optimisation only: an unwritable folder means the value is just not stored, and
+one warning per process says so.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
 import re
-import tempfile
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -55,21 +64,85 @@ def _read(path: Path, key: tuple[str, int, str]) -> tuple[bool, object]:
     return stored_key == key, value
 
 
+class CacheWarning(UserWarning):
+    """The cache folder cannot be written: derived indexes are rebuilt by every run."""
+
+
+_warned = False
+
+
+def _warn_unwritable(folder: Path, exc: OSError) -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(f"cannot write the cache folder {folder} ({exc.strerror or exc}); indexes are rebuilt "
+                      "each run (set CPWORDS_CACHE_DIR to a writable folder)", CacheWarning, stacklevel=4)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
+
+
+def remove_stale_temporaries(path: Path) -> None:
+    """Delete ``<path>.<pid>.tmp`` files left by processes that no longer run (a killed build)."""
+    for tmp in path.parent.glob(f"{path.name}.*.tmp"):  # cache names hold no glob characters
+        pid = tmp.name[len(path.name) + 1 : -len(".tmp")]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``<path>.<pid>.tmp``, then rename it to ``path``: a reader never sees half
+    a file, and a build killed half-way leaves a temporary that the next build removes."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def build_lock(path: Path) -> Iterator[bool]:
+    """Hold the exclusive lock of cache entry ``path`` while inside (other processes wait); yields
+    False when the lock cannot be had (an unwritable folder: build without it)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock, concurrent builds just repeat the work
+        yield False
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        _warn_unwritable(path.parent, exc)
+        yield False
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield True
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 def _write(path: Path, key: tuple[str, int, str], value: object) -> None:
     try:
         payload = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return  # not storable: no cache is fine
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # Write then rename, so that a concurrent reader never sees half a file.
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(MAGIC + hashlib.sha256(payload).digest() + payload)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        pass  # no cache is fine
+        remove_stale_temporaries(path)
+        write_atomically(path, MAGIC + hashlib.sha256(payload).digest() + payload)
+    except OSError as exc:
+        _warn_unwritable(path.parent, exc)
 
 
 def cached(lexicon: Lexicon, name: str, build: Callable[[], T], *, version: int) -> T:
@@ -97,6 +170,11 @@ def cached(lexicon: Lexicon, name: str, build: Callable[[], T], *, version: int)
     ok, value = _read(path, key)
     if ok:
         return value  # type: ignore[return-value]
-    value = build()
-    _write(path, key, value)
+    with build_lock(path) as locked:
+        if locked:  # another process may have built it while we waited for the lock
+            ok, value = _read(path, key)
+            if ok:
+                return value  # type: ignore[return-value]
+        value = build()
+        _write(path, key, value)
     return value

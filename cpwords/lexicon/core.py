@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from functools import cached_property
 
 from cpwords.lexicon import builtin
 from cpwords.lexicon.rareness import FORMULA_VERSION, UNKNOWN_LEVEL, rareness_of
 
 WORD = re.compile(r"[a-z]+")
+
+#: Longest word kept from a user list (the longest English dictionary words have 45 letters).
+MAX_WORD_LETTERS = 64
+
+
+def _shown(entry: str) -> str:
+    """An entry as a short quoted example for a warning line."""
+    return repr(entry if len(entry) <= 20 else entry[:17] + "...")
 
 
 class Lexicon:
@@ -66,17 +74,25 @@ class Lexicon:
         counted in :attr:`warnings`.
         """
         seen: dict[str, None] = {}
-        skipped: list[str] = []
+        skipped = long = 0
+        examples: list[str] = []
         for raw in words:
             word = str(raw).strip().lower()
-            if WORD.fullmatch(word):
+            if len(word) > MAX_WORD_LETTERS:
+                long += 1  # a megabyte "word" would make every index quadratic in its length
+            elif WORD.fullmatch(word):
                 seen[word] = None
+                continue
             else:
-                skipped.append(str(raw))
+                skipped += 1
+            if len(examples) < 3:
+                examples.append(_shown(str(raw)))
         lex = cls._with_builtin_values(list(seen), name=name, label=label)
-        if skipped:
-            example = ", ".join(repr(s) for s in skipped[:3])
-            lex.warnings = (f"{name}: skipped {len(skipped)} entries that are not words ([a-z]+), e.g. {example}",)
+        if skipped or long:
+            parts = [f"{n:,} {'entry' if n == 1 else 'entries'} {what}" for n, what in (
+                (skipped, "that are not words (letters a-z only)"),
+                (long, f"longer than {MAX_WORD_LETTERS} letters")) if n]
+            lex.warnings = (f"{name}: skipped {' and '.join(parts)}, e.g. {', '.join(examples)}",)
         return lex
 
     @classmethod
@@ -105,15 +121,18 @@ class Lexicon:
         max_length: int | None = None,
         max_level: int | None = None,
         drop_plurals: bool = False,
+        exclude: Collection[str] = frozenset(),
         label: str | None = None,
     ) -> Lexicon:
-        """The words that pass the filters, in the same order (plurals are judged after the others)."""
+        """The words that pass the filters, in the same order (plurals are judged after the others;
+        ``exclude`` is a set of words to leave out, e.g. :func:`~cpwords.lexicon.exclude.excluded_words`)."""
         keep = [
             i
             for i, w in enumerate(self._words)
             if (min_length is None or len(w) >= min_length)
             and (max_length is None or len(w) <= max_length)
             and (max_level is None or self._levels[i] <= max_level)
+            and w not in exclude
         ]
         if drop_plurals:
             kept = {self._words[i] for i in keep}

@@ -8,8 +8,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from cpwords.errors import InputError
+from cpwords.files import read_text
 from cpwords.lexicon import builtin
 from cpwords.lexicon.core import Lexicon
+from cpwords.lexicon.exclude import GENERATING_EXCLUDE, excluded_words
 from cpwords.specs import DictionaryRef
 
 DEFAULT_DICTIONARY = "scowl-70"
@@ -66,45 +68,43 @@ def _builtin(name: str) -> Lexicon:
     raise _unknown(name)
 
 
-def _read_word_file(path: Path) -> list[str]:
-    try:
-        if path.is_dir():
-            raise InputError("is a folder, not a word list", source=str(path), field="dictionary.path")
-        if path.stat().st_size > MAX_USER_FILE_BYTES:
-            raise InputError("word list is larger than 64 MiB", source=str(path), field="dictionary.path")
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        raise InputError("no such word-list file", source=str(path), field="dictionary.path") from None
-    except OSError as exc:
-        raise InputError(f"cannot read word list: {exc.strerror}", source=str(path),
-                         field="dictionary.path") from None
+def _read_word_file(path: Path) -> tuple[list[str], list[str]]:
+    """The non-comment lines of a word-list file, and notes about how it was read (Latin-1)."""
+    notes: list[str] = []
+    text = read_text(path, what="word list", field="dictionary.path", max_bytes=MAX_USER_FILE_BYTES,
+                     latin1=True, notes=notes)
     lines = []
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
             lines.append(line)
-    return lines
+    return lines, notes
 
 
 def _load(ref: DictionaryRef) -> Lexicon:
+    notes: list[str] = []
     if ref.name is not None:
         lex = _builtin(ref.name)
     elif ref.path is not None:
-        lex = Lexicon.from_words(_read_word_file(ref.path), name=str(ref.path))
+        lines, notes = _read_word_file(ref.path)
+        lex = Lexicon.from_words(lines, name=str(ref.path))
     else:
         lex = Lexicon.from_words(ref.words or [], name="inline")
     filters = dict(min_length=ref.min_length, max_length=ref.max_length, max_level=ref.max_level,
                    drop_plurals=ref.drop_plurals)
-    filtering = any(v not in (None, False) for v in filters.values())
+    filtering = any(v not in (None, False) for v in filters.values()) or bool(ref.exclude)
     if filtering:
-        lex = lex.filtered(**filters, label=ref.label())  # type: ignore[arg-type]
+        lex = lex.filtered(**filters, exclude=excluded_words(ref.exclude or ()),  # type: ignore[arg-type]
+                           label=ref.label())
     if len(lex) == 0:
-        raise InputError(
-            "the dictionary has no words" + (" left after filtering" if filtering else ""),
-            source=str(ref.path) if ref.path is not None else None,
-            field="dictionary",
-            value=ref.label(),
-        )
+        # Say why (every line skipped, a Latin-1 file of accented words) in the one error line.
+        why = "; ".join(m.removeprefix(f"{lex.name}: ") for m in (*notes, *lex.warnings))
+        message = ("the dictionary has no words" + (" left after filtering" if filtering else "")
+                   + (f" ({why})" if why else ""))
+        if ref.path is not None:
+            raise InputError(message, source=str(ref.path), field="dictionary")
+        raise InputError(message, field="dictionary", value=ref.label())
+    lex.warnings = (*notes, *lex.warnings)
     for message in lex.warnings:
         warnings.warn(message, LexiconWarning, stacklevel=3)
     return lex
@@ -116,8 +116,12 @@ def _load_cached(key: str, stamp: tuple[int, int] | None) -> Lexicon:
     return _load(DictionaryRef.model_validate_json(key))
 
 
-def load_lexicon(ref: DictionaryRef | str | None = None) -> Lexicon:
+def load_lexicon(ref: DictionaryRef | str | None = None, *, generating: bool = False) -> Lexicon:
     """The lexicon a dictionary reference names; ``None`` is the default, ``scowl-70``.
+
+    ``generating=True`` is for callers that choose the words themselves (a ``generate`` task): a
+    reference that leaves ``exclude`` unset then leaves out :data:`GENERATING_EXCLUDE` (offensive
+    words). Otherwise only what ``ref.exclude`` names is left out.
 
     Results are cached per process (treat the returned object as read-only).
 
@@ -136,6 +140,8 @@ def load_lexicon(ref: DictionaryRef | str | None = None) -> Lexicon:
         ref = DEFAULT_DICTIONARY
     if isinstance(ref, str):
         ref = DictionaryRef(name=ref)
+    if generating:
+        ref = ref.with_default_exclude(GENERATING_EXCLUDE)
     stamp = None
     if ref.path is not None:
         try:

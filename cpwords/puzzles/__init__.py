@@ -73,6 +73,13 @@ class PuzzleKind:
         when ``draws``, ``svg(spec, result)``; ``cli`` adds the shortcut command; ``word_facts``
         (optional) gives rows about one word of a dictionary for ``cpwords dict info``;
         ``shards`` (optional) splits big tasks for the cluster runner.
+    checker_all: optional ``"module:attribute"``: the checker of every solution of one result at
+        once, ``fn(spec, solutions) -> {index: problems}`` (only the solutions with problems),
+        which ``cpwords.solve`` uses instead of calling ``checker`` once per solution (for kinds
+        whose results hold hundreds of answers). It applies the rules of ``checker``.
+    batch: optional ``"module:attribute"``: solves many specs of the kind together for
+        ``cpwords.solve_many``, ``fn(specs, budget, *, scores_only) -> [Result | None]`` (None for
+        each spec it leaves to ``cpwords.solve``); its results equal ``cpwords.solve``'s.
     draws: whether the renderer can draw SVG pictures.
     """
 
@@ -92,6 +99,8 @@ class PuzzleKind:
     cli: str | None = "cli:add_parser"
     word_facts: str | None = None
     shards: str | None = None
+    checker_all: str | None = None
+    batch: str | None = None
     draws: bool = True
 
     # -- the capability table

@@ -20,6 +20,8 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     p.add_argument("start", metavar="START", nargs="?", help="first word")
     p.add_argument("target", metavar="TARGET", nargs="?", help="last word (same length)")
     p.add_argument("--mode", choices=field_choices(LadderSpec, "mode"), help="which ladder(s) to find (default both)")
+    p.add_argument("--pick", dest="shortest_pick", choices=field_choices(LadderSpec, "shortest_pick"),
+                   help="which shortest ladder to show: the least rare of them (default) or any, at random")
     p.add_argument("--all", dest="all_shortest", action="store_true",
                    help="list every shortest ladder (up to --limit) and count them")
     p.add_argument("--limit", type=int, metavar="N", help="list at most N ladders with --all (default 100)")
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if not (args.start and args.target):
         raise InputError("give the two words: cpwords ladder START TARGET", field="START TARGET")
     data: dict[str, Any] = {"kind": "ladder", "start": args.start, "target": args.target}
-    for name in ("mode", "limit"):
+    for name in ("mode", "limit", "shortest_pick"):
         if getattr(args, name) is not None:
             data[name] = getattr(args, name)
     if args.all_shortest:

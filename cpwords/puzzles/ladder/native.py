@@ -17,6 +17,7 @@ from cpwords.engines.found import Found
 from cpwords.puzzles.ladder.index import LadderIndex
 from cpwords.puzzles.ladder.search import (
     least_rare_ladders,
+    least_rare_shortest_ladders,
     meet_in_the_middle,
     random_shortest_ladder,
     shortest_ladder_graph,
@@ -38,8 +39,9 @@ class LadderProblem:
 
 
 def shortest(problem: LadderProblem, spec: Any, budget: Budget, rng: random.Random | None = None) -> Found:
-    """A shortest ladder (random among all shortest, by seed), or with ``all_shortest`` every one
-    of them (up to ``limit``) and their exact number. Bidirectional BFS is exact: proved optimal."""
+    """A shortest ladder: by default the least rare of them (random among equals, by seed); with
+    ``shortest_pick: random`` any of them, by seed; with ``all_shortest`` every one of them (up to
+    ``limit``) and their exact number. Bidirectional BFS is exact: proved optimal."""
     rng = rng or random.Random(spec.seed)
     neighbours = problem.neighbours
     meeting = meet_in_the_middle(neighbours, problem.start, problem.target)
@@ -50,8 +52,12 @@ def shortest(problem: LadderProblem, spec: Any, budget: Budget, rng: random.Rand
         found.answers = [("shortest", ids) for ids in graph.ladders(problem.index.words.__getitem__, limit=spec.limit)]
         found.count = graph.count
         found.stats = {"shortest_count": graph.count, "listed": len(found.answers)}
-    else:
+    elif getattr(spec, "shortest_pick", "least_rare") == "random":
         found.answers = [("shortest", random_shortest_ladder(meeting, neighbours, rng))]
+    else:
+        graph, _ = least_rare_shortest_ladders(shortest_ladder_graph(meeting, neighbours), problem.index.rareness)
+        found.answers = [("shortest", graph.sample(rng))]
+        found.stats = {"least_rare_shortest_count": graph.count}
     return found
 
 

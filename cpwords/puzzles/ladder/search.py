@@ -4,6 +4,8 @@
   in C), then the layered graph of *every* shortest ladder, with exact path counts on it.
 - :func:`least_rare_ladders`: Dijkstra (heap queue) on the total rareness of the words after the
   start, then the graph of every least-rare ladder, with counts.
+- :func:`least_rare_shortest_ladders`: among the shortest ladders, those of least total rareness
+  (what ``cpwords ladder`` shows as "the shortest ladder").
 
 Both give a :class:`LadderGraph`, from which :meth:`LadderGraph.sample` draws one ladder uniformly at
 random among all optimal ones (so every optimal ladder can come out, and a seed fixes which) and
@@ -220,6 +222,36 @@ def shortest_ladder_graph(meeting: Meeting, neighbours: Neighbours) -> LadderGra
             preds[v] = us
             paths[v] = sum(paths[u] for u in us)
     return LadderGraph(start, meeting.target, preds, paths, steps)
+
+
+def least_rare_shortest_ladders(graph: LadderGraph, rareness: Sequence[int]) -> tuple[LadderGraph, int]:
+    """Among the shortest ladders of ``graph`` (from :func:`shortest_ladder_graph`), those of least
+    total rareness (the words after the start), as a graph with counts; and that rareness.
+
+    A shortest path on the layered graph: each word keeps only the predecessors that give it its
+    least rareness, layer by layer (``graph.preds`` lists words in layer order), so sampling the
+    result draws uniformly among the least-rare shortest ladders.
+
+    Example
+    -------
+    >>> adj = {0: [1, 2], 1: [0, 3], 2: [0, 3], 3: [1, 2]}
+    >>> m = meet_in_the_middle(adj.__getitem__, 0, 3)
+    >>> g, cost = least_rare_shortest_ladders(shortest_ladder_graph(m, adj.__getitem__), [1, 9, 2, 1])
+    >>> cost, g.count, g.sample(random.Random(0))
+    (3, 1, [0, 2, 3])
+    """
+    cost: dict[int, int] = {}
+    preds: dict[int, list[int]] = {}
+    paths: dict[int, int] = {}
+    for v, us in graph.preds.items():  # layer order: every predecessor comes first
+        if not us:
+            cost[v], preds[v], paths[v] = 0, [], 1
+            continue
+        best = min(cost[u] for u in us)
+        cost[v] = best + rareness[v]
+        preds[v] = [u for u in us if cost[u] == best]
+        paths[v] = sum(paths[u] for u in preds[v])
+    return LadderGraph(graph.start, graph.target, preds, paths, graph.cost), cost[graph.target]
 
 
 def shortest_ladders(neighbours: Neighbours, start: int, target: int) -> LadderGraph | None:

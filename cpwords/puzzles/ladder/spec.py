@@ -31,6 +31,9 @@ class LadderSpec(BaseSpec):
     """The words a ladder may use: a built-in name (``scowl-70``, ``common-20k`` ...), ``{path: FILE}`` or ``{words: [...]}``."""
     mode: Literal["shortest", "common", "both"] = "both"
     """``shortest``: fewest changes; ``common``: least total rareness of the words after the start; ``both``: one of each."""
+    shortest_pick: Literal["least_rare", "random"] = "least_rare"
+    """Which shortest ladder is shown: ``least_rare``, the least rare of the shortest ladders (by
+    seed among equals); ``random``, any shortest ladder (by seed, each with a chance)."""
     all_shortest: bool = False
     """List every shortest ladder (up to ``limit``, in alphabetical order) and count them exactly."""
     limit: int = Field(default=100, ge=1, le=1_000_000)

@@ -76,14 +76,15 @@ def _alias_path(key: str) -> Path:
 
 
 def _write_alias(key: str, content_hash: str) -> None:
+    from cpwords.lexicon.cache import remove_stale_temporaries, write_atomically
+
     path = _alias_path(key)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(content_hash, encoding="ascii")
-        os.replace(tmp, path)
+        remove_stale_temporaries(path)
+        write_atomically(path, content_hash.encode("ascii"))
     except OSError:
-        pass  # no alias: the next process loads the lexicon, which is only slower
+        pass  # no alias: the next process loads the lexicon, which is only slower (the cache warned)
 
 
 def _index_by_alias(key: str, ref: DictionaryRef) -> LadderIndex:
@@ -137,13 +138,18 @@ def _load_index(ref_json: str, key: str | None) -> LadderIndex:
     from cpwords.specs import DictionaryRef
 
     ref = DictionaryRef.model_validate_json(ref_json)
+    index = None
     if key is not None:
         try:
-            return _index_by_alias(key, ref)
+            index = _index_by_alias(key, ref)
         except _Stale:
             pass
-    lexicon = load_lexicon(ref)
-    index = index_for(lexicon)
-    if key is not None:
-        _write_alias(key, lexicon.content_hash)
+    if index is None:
+        lexicon = load_lexicon(ref)
+        index = index_for(lexicon)
+        if key is not None:
+            _write_alias(key, lexicon.content_hash)
+    # The index is shared by every dictionary with the same words (it is keyed by content):
+    # messages must name the dictionary this run was given, not the one that built it.
+    index.label = ref.label()
     return index

@@ -21,4 +21,5 @@ KIND = PuzzleKind(
     engine_modules={"native": "native_tasks"},
     spec="spec:LetterBoxedSpec",
     solution="solution:LetterBoxedSolution",
+    shards="shards:SHARDING",
 )

@@ -24,6 +24,8 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     p.add_argument("--limit", type=int, metavar="N", help="enumerate: list at most N answers")
     p.add_argument("--par", type=int, help="generate: minimum number of words of the puzzles")
     p.add_argument("--puzzles", type=int, metavar="N", help="generate: how many puzzles")
+    p.add_argument("--blank", action="store_true",
+                   help="with --svg: draw the puzzle without its answer, for a player")
     p.set_defaults(func=run)
 
 

@@ -90,9 +90,19 @@ def letter_positions(sides: list[str], size: float = 300.0, margin: float = 60.0
     return out
 
 
-def svg(spec: Any, result: Any) -> str:
-    """SVG drawing of the box and the first answer (each word in its own colour)."""
-    solution = result.solutions[0] if result.solutions else None
+def svgs(spec: Any, result: Any, *, answer: bool = True) -> list[str]:
+    """The pictures to write, one file each: one per generated puzzle, else the box and its answer.
+    ``answer=False`` draws the puzzles alone, for a player."""
+    if spec.task == "generate":
+        return [svg(spec, result, index=i, answer=answer) for i in range(len(result.solutions))]
+    return [svg(spec, result, answer=answer)]
+
+
+def svg(spec: Any, result: Any, *, index: int = 0, answer: bool = True) -> str:
+    """SVG drawing of the box and answer ``index`` (the first by default): each word a coloured
+    path with a numbered start dot on its first letter and arrowheads along it; ``answer=False``
+    draws the box alone (for a generated puzzle: with its par, for a player)."""
+    solution = result.solutions[index] if index < len(result.solutions) else None
     sides = (getattr(solution, "sides", None) or spec.sides) if solution else spec.sides
     size, margin = 300.0, 60.0
     full = size + 2 * margin
@@ -103,15 +113,18 @@ def svg(spec: Any, result: Any) -> str:
     start = -math.pi / 2 - math.pi / n
     corners = " ".join(f"{cx + r * math.cos(start + 2 * math.pi * i / n):.1f},"
                        f"{cy + r * math.sin(start + 2 * math.pi * i / n):.1f}" for i in range(n))
+    words = list(solution.words) if solution and answer else []
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{full:.0f}" height="{full + 40:.0f}" '
              f'viewBox="0 0 {full:.0f} {full + 40:.0f}" font-family="sans-serif">',
              '<rect width="100%" height="100%" fill="white"/>',
              f'<polygon points="{corners}" fill="none" stroke="black" stroke-width="3"/>']
-    if solution:
-        for k, word in enumerate(solution.words):
-            points = " ".join(f"{pos[ch][0]:.1f},{pos[ch][1]:.1f}" for ch in word)
-            parts.append(f'<polyline points="{points}" fill="none" stroke="{_COLOURS[k % len(_COLOURS)]}" '
-                         'stroke-width="3" stroke-linejoin="round" opacity="0.8"/>')
+    for k, word in enumerate(words):
+        colour = _COLOURS[k % len(_COLOURS)]
+        points = [pos[ch] for ch in word]
+        line = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="3" '
+                     'stroke-linejoin="round" opacity="0.85"/>')
+        parts += [_arrowhead(a, b, colour) for a, b in zip(points, points[1:], strict=False) if a != b]
     for ch, (x, y) in pos.items():
         dx, dy = x - cx, y - cy
         norm = math.hypot(dx, dy) or 1.0
@@ -119,9 +132,37 @@ def svg(spec: Any, result: Any) -> str:
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="white" stroke="black" stroke-width="2"/>')
         parts.append(f'<text x="{tx:.1f}" y="{ty + 7:.1f}" font-size="22" text-anchor="middle">'
                      f'{escape(ch.upper())}</text>')
-    if solution:
-        caption = " → ".join(w.upper() for w in solution.words)
+    for k, word in enumerate(words):  # start dots last: on top of every line
+        x, y = pos[word[0]]
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="10" fill="{_COLOURS[k % len(_COLOURS)]}" '
+                     f'stroke="white" stroke-width="1.5"/><text x="{x:.1f}" y="{y + 4.5:.1f}" font-size="12" '
+                     f'font-weight="bold" fill="white" text-anchor="middle">{k + 1}</text>')
+    caption = _caption(spec, solution, words)
+    if caption:
         parts.append(f'<text x="{full / 2:.0f}" y="{full + 25:.0f}" font-size="18" text-anchor="middle">'
-                     f'{escape(caption)}</text>')
+                     f'{caption}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _caption(spec: Any, solution: Any, words: list[str]) -> str:
+    """The line under the box (SVG markup): the numbered words in their colours, or a player's par."""
+    if words:
+        return " → ".join(f'<tspan fill="{_COLOURS[k % len(_COLOURS)]}">{k + 1} {escape(w.upper())}</tspan>'
+                          for k, w in enumerate(words))
+    if solution is not None and spec.task == "generate":
+        return escape(f"join every letter in {len(solution.words)} words")
+    return ""
+
+
+def _arrowhead(a: tuple[float, float], b: tuple[float, float], colour: str) -> str:
+    """A small filled triangle at the middle of segment a→b, pointing towards b."""
+    (x0, y0), (x1, y1) = a, b
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    mx, my = (x0 + x1) / 2 + 5 * ux, (y0 + y1) / 2 + 5 * uy
+    tip = (mx, my)
+    left = (mx - 11 * ux + 5 * uy, my - 11 * uy - 5 * ux)
+    right = (mx - 11 * ux - 5 * uy, my - 11 * uy + 5 * ux)
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in (tip, left, right))
+    return f'<polygon points="{points}" fill="{colour}"/>'

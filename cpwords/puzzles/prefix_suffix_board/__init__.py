@@ -19,4 +19,5 @@ KIND = PuzzleKind(
     engine_modules={"native": "native_tasks"},
     spec="spec:PrefixSuffixBoardSpec",
     solution="solution:BoardSolution",
+    shards="shards:SHARDING",
 )

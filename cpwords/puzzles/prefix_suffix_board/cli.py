@@ -27,6 +27,8 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
                       "e.g. s_n=er,s_e=ed,s_s=ing,s_w=ly")
     task.add_argument("--enumerate", type=int, metavar="N", help="list N boards modulo symmetry")
     p.add_argument("--limit", type=int, help="most answers to list for --solve (default 10)")
+    p.add_argument("--blank", action="store_true",
+                   help="with --svg: draw the puzzle without its answer, for a player")
     p.set_defaults(func=run)
 
 

@@ -24,9 +24,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from cpwords.engines.budget import Budget, SearchTimeout
-from cpwords.geometry import canonical_form, is_lex_leader, orbit_size
+from cpwords.geometry import canonical_form, orbit_size
+from cpwords.puzzles.prefix_suffix_board.bitsets import has_distinct_choice_bits, members, to_bits, union_of
 from cpwords.puzzles.prefix_suffix_board.counting import count_fillings
-from cpwords.puzzles.prefix_suffix_board.problem import Problem
+from cpwords.puzzles.prefix_suffix_board.problem import PlacementCount, Problem
+
+#: A suffix slot's tokens are first filtered by the prefixes of each neighbouring prefix slot
+#: that has at most this many candidates (the union of their suffix sets; larger slots filter
+#: little and their union costs more than the tries it saves).
+UNION_LIMIT = 64
 
 
 @dataclass
@@ -37,6 +43,7 @@ class Tally:
     suffix_sets: int = 0
     placements: int = 0
     complete: bool = True
+    orbits: int = 0
 
 
 class BoardSearch:
@@ -64,6 +71,14 @@ class BoardSearch:
         self.suffix_group = problem.suffix_group() if not problem.fixed_suffixes else []
         self.budget = budget or Budget()
         self._sources = [g.source_indices() for g in self.suffix_group if not g.is_identity]
+        tokens = problem.tokens
+        self._pbits = [to_bits(ps) for ps in tokens.prefixes_with]  # suffix id -> prefixes pairing with it
+        self._sbits = [to_bits(ss) for ss in tokens.suffixes_with]  # prefix id -> suffixes pairing with it
+        self._prefix_domain_bits = [to_bits(d) for d in self.prefix_domain]
+        self._suffix_domain_sets = [frozenset(d) for d in self.suffix_domain]
+        n = len(self.suffix_nodes)
+        self._sharing = [{k2 for i in self.prefixes_of_suffix[k] for k2 in self.neighbours[i]} - {k}
+                         for k in range(n)]
 
     def _suffix_order(self) -> list[int]:
         """Suffix slots, each next one sharing the most prefix slots with those already chosen."""
@@ -87,26 +102,56 @@ class BoardSearch:
         ``head`` fixes the tokens of the first slots searched; ``rng`` shuffles the token order;
         ``canonical_only`` keeps only lex-leaders under the board group acting on suffix slots.
         """
-        tokens = self.problem.tokens
-        n = len(self.suffix_nodes)
-        values: list[int | None] = [None] * n
-        candidates = list(self.prefix_domain)
-        distinct = self.problem.distinct_tokens
-        sharing = [{k2 for i in self.prefixes_of_suffix[k] for k2 in self.neighbours[i]} - {k} for k in range(n)]
+        for vector, bits in self.placement_bits(head=head, rng=rng, canonical_only=canonical_only):
+            yield vector, [frozenset(members(b)) for b in bits]
 
-        def step(depth: int) -> Iterator[tuple[tuple[int, ...], list[frozenset[int]]]]:
-            if canonical_only and depth >= 2 and not self._may_lead(values):
-                return
+    def heads(self, depth: int) -> list[tuple[int, ...]]:
+        """The tokens of the first ``depth`` suffix slots searched (``order``) that survive the
+        search's cuts there: the parts of a split count (:meth:`count_part`), and groups of
+        placements for a sharded one."""
+        return [vector for vector, _ in self.placement_bits(depth=depth)]
+
+    def placement_bits(self, *, head: tuple[int, ...] = (), rng: random.Random | None = None,
+                       canonical_only: bool = True,
+                       depth: int | None = None) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+        """:meth:`placements` with each prefix slot's candidates as a bit set (see :mod:`.bitsets`).
+
+        Three cuts keep the tree small. A suffix slot only tries tokens that pair with some
+        candidate of each small neighbouring prefix slot (the union of their suffix sets, one
+        ``|`` per candidate), instead of trying every token and intersecting. The lex-leader
+        test runs at every depth. With distinct tokens, a matching test on the candidate sets
+        runs at every depth too: candidates only shrink, so a partial placement whose prefix
+        slots cannot take different tokens has no completion (on the contest board this is
+        the test that removes almost every placement, e.g. a centre and an outer slot left
+        with the same single prefix).
+
+        With ``depth``, yields the partial placements at that depth instead: the tokens of the
+        first ``depth`` slots of ``order``, in that order.
+        """
+        total = len(self.suffix_nodes)
+        n = total if depth is None else min(depth, total)
+        values: list[int | None] = [None] * total
+        candidates = list(self._prefix_domain_bits)
+        distinct = self.problem.distinct_tokens
+        check_lex = canonical_only and bool(self._sources)
+        pairs, partners = self._pbits, self._sbits
+        tick = self.budget.ticker(256)
+
+        def step(depth: int) -> Iterator[tuple[tuple[int, ...], list[int]]]:
             if depth == n:
-                vector = tuple(v for v in values if v is not None)
-                if canonical_only and self.suffix_group and not is_lex_leader(vector, self.suffix_group):
-                    return
                 self._check_time()
-                if distinct and not has_distinct_choice(candidates):
-                    return
-                yield vector, list(candidates)
+                if n == total:
+                    yield tuple(v for v in values if v is not None), list(candidates)
+                else:
+                    yield tuple(v for k in self.order[:n] if (v := values[k]) is not None), list(candidates)
                 return
+            tick()
             k = self.order[depth]
+            around = self.prefixes_of_suffix[k]
+            allowed = -1  # every token
+            for i in around:
+                if candidates[i].bit_count() <= UNION_LIMIT:
+                    allowed &= union_of(candidates[i], partners)
             domain = self.suffix_domain[k]
             if depth < len(head):
                 domain = [head[depth]] if head[depth] in domain else []
@@ -114,23 +159,27 @@ class BoardSearch:
                 domain = list(domain)
                 rng.shuffle(domain)
             for s in domain:
+                if not allowed >> s & 1:
+                    continue
                 if distinct and s in values:
                     continue
-                if not distinct and any(values[o] == s for o in sharing[k]):
+                if not distinct and any(values[o] == s for o in self._sharing[k]):
                     continue  # a prefix next to both would spell one word twice
-                pairs = tokens.prefixes_with[s]
-                saved = [(i, candidates[i]) for i in self.prefixes_of_suffix[k]]
+                values[k] = s
+                if check_lex and not self._may_lead(values):
+                    values[k] = None
+                    continue
+                saved = [(i, candidates[i]) for i in around]
                 ok = True
                 for i, cand in saved:
-                    narrowed = cand & pairs
+                    narrowed = cand & pairs[s]
                     if not narrowed:
                         ok = False
                         break
                     candidates[i] = narrowed
-                if ok:
-                    values[k] = s
+                if ok and (not distinct or has_distinct_choice_bits(candidates)):
                     yield from step(depth + 1)
-                    values[k] = None
+                values[k] = None
                 for i, cand in saved:
                     candidates[i] = cand
 
@@ -219,27 +268,48 @@ class BoardSearch:
                 else:
                     n = self.fillings_count(vector, candidates)
                     if n:
+                        share = self.problem.placement_count(vector, n)
                         tally.suffix_sets += 1
-                        tally.raw += weight * n
+                        tally.raw += share.raw
+                        tally.orbits += share.orbits
         except SearchTimeout:
             tally.complete = False
         return tally
 
+    def candidate_bits(self, vector: tuple[int, ...]) -> list[int]:
+        """Each prefix slot's candidates (as bit sets) under a suffix placement."""
+        out = []
+        for dom, nb in zip(self._prefix_domain_bits, self.neighbours, strict=True):
+            for k in nb:
+                dom &= self._pbits[vector[k]]
+            out.append(dom)
+        return out
+
+    def count_placement(self, vector: tuple[int, ...]) -> PlacementCount:
+        """The boards of one suffix placement (suffix ids by suffix slot): see :func:`count_placement`."""
+        fillings = 0
+        valid = all(v in dom for v, dom in zip(vector, self._suffix_domain_sets, strict=True))
+        if valid and not (self.problem.distinct_tokens and len(set(vector)) < len(vector)):
+            bits = self.candidate_bits(vector)
+            if all(bits) and (not self.problem.distinct_tokens or has_distinct_choice_bits(bits)):
+                fillings = self.fillings_count(vector, [frozenset(members(b)) for b in bits])
+        return self.problem.placement_count(vector, fillings)
+
+
+def count_placement(search: BoardSearch, vector: tuple[int, ...]) -> PlacementCount:
+    """The boards of one lex-leader suffix placement, counted natively: the unit of a sharded count.
+
+    ``vector`` holds suffix ids by suffix slot (``search.suffix_nodes`` order), as
+    :meth:`BoardSearch.placements` yields them. Summed over the lex-leader placements, ``raw``
+    gives the raw count and ``orbits`` the count modulo symmetry. Takes about a millisecond on
+    common-10k.
+    """
+    return search.count_placement(vector)
+
 
 def has_distinct_choice(candidates: list[frozenset[int]]) -> bool:
     """Whether the slots can take pairwise different tokens (a matching covering every slot exists)."""
-    owner: dict[int, int] = {}
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for a in candidates[i]:
-            if a not in seen:
-                seen.add(a)
-                if a not in owner or augment(owner[a], seen):
-                    owner[a] = i
-                    return True
-        return False
-
-    return all(augment(i, set()) for i in sorted(range(len(candidates)), key=lambda i: len(candidates[i])))
+    return has_distinct_choice_bits([to_bits(c) for c in candidates])
 
 
 _WORKER: BoardSearch | None = None
@@ -274,9 +344,8 @@ def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
     budget = search.budget
     parts: list[tuple[int, ...]] = [()]
     if search.suffix_nodes:
-        parts = [(a,) for a in search.suffix_domain[search.order[0]]]
-        if workers > 1 and len(search.suffix_nodes) > 1:
-            parts = [(a, b) for (a,) in parts for b in search.suffix_domain[search.order[1]] if b != a]
+        # only heads that survive the search's cuts: most (a, b) pairs are cut at once
+        parts = search.heads(2 if workers > 1 and len(search.suffix_nodes) > 1 else 1)
     total = Tally()
     with budget.progress(f"counting boards ({task})", total=len(parts)) as advance:
         if workers <= 1 or len(parts) < 2:
@@ -305,6 +374,9 @@ def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
                             return total
                 _add(total, tally)
                 advance(n)
+                if budget.stopped:  # results may keep coming faster than the timeout above
+                    total.complete = False
+                    return total
         finally:
             pool.terminate()
             pool.join()
@@ -313,6 +385,7 @@ def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
 
 def _add(total: Tally, part: Tally) -> None:
     total.raw += part.raw
+    total.orbits += part.orbits
     total.suffix_sets += part.suffix_sets
     total.placements += part.placements
     total.complete = total.complete and part.complete

@@ -21,16 +21,17 @@ def _workers(spec: Any) -> int:
 
 
 def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
-    """Boards modulo symmetry: lex-leader suffix placements weighted by orbit size, prefix fillings
-    counted without listing. Every orbit has |G| boards (no board is its own image), so the count
-    modulo symmetry is the raw count divided by |G|."""
+    """Boards modulo symmetry: lex-leader suffix placements, their prefix fillings counted without
+    listing; each placement adds fillings x its orbit size to the raw count and fillings /
+    |stabiliser| to the count modulo symmetry (:meth:`Problem.placement_count`). Every orbit of
+    boards has |G| members (no board is its own image), which the two totals must confirm."""
     search = native.BoardSearch(problem, budget=budget)
     workers = _workers(spec)
     tally = native.count(search, "count_boards", workers)
     group_size = len(problem.layout.group)
-    if tally.complete and tally.raw % group_size:
-        raise AssertionError("raw count is not a multiple of the group size")
-    found = Found(count=tally.raw // group_size, stats={
+    if tally.raw != group_size * tally.orbits:
+        raise AssertionError("raw count is not |G| x the count modulo symmetry")  # a bug if ever
+    found = Found(count=tally.orbits, stats={
         "raw_count": tally.raw, "suffix_sets": tally.suffix_sets, "workers": workers,
         "placements_searched": tally.placements, "method": "suffix placements x counted fillings"})
     return found if tally.complete else found.stop(budget.reason)

@@ -7,6 +7,7 @@ Every engine starts from a :class:`Problem`. A board is the vector X of token id
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from cpwords.errors import InputError
 from cpwords.geometry import Symmetry
@@ -28,6 +29,11 @@ class Problem:
     def nodes(self) -> int:
         """Number of slots."""
         return len(self.layout.names)
+
+    @cached_property
+    def domain_sets(self) -> list[frozenset[int]]:
+        """Every slot's :meth:`domain`, as sets, by node (computed once)."""
+        return [frozenset(self.domain(n)) for n in range(self.nodes)]
 
     def domain(self, node: int) -> list[int]:
         """Token ids a slot can hold: enough partner tokens for its degree (or the given suffix)."""
@@ -65,6 +71,62 @@ class Problem:
     def symmetry_group(self) -> list[Symmetry]:
         """The board group (none when suffixes are given: a fixed view has no symmetry to break)."""
         return [self.layout.group[0]] if self.fixed_suffixes else list(self.layout.group)
+
+    def prefix_candidates(self, vector: tuple[int, ...]) -> list[frozenset[int]]:
+        """Under a suffix placement (suffix ids by suffix slot), each prefix slot's candidates (in
+        ``layout.prefix_nodes`` order): its domain's prefixes that make a word with every suffix
+        next to it."""
+        at = dict(zip(self.layout.suffix_nodes, vector, strict=True))
+        out = []
+        for p in self.layout.prefix_nodes:
+            cand = set(self.domain_sets[p])
+            for s in self.layout.suffixes_of(p):
+                cand &= self.tokens.prefixes_with[at[s]]
+            out.append(frozenset(cand))
+        return out
+
+    def stabiliser(self, vector: tuple[int, ...]) -> list[Symmetry]:
+        """The board symmetries that keep a suffix placement (suffix ids by suffix slot) as it is."""
+        return [g for g in self.symmetry_group() if self._suffix_image(g, vector) == tuple(vector)]
+
+    def _suffix_image(self, g: Symmetry, vector: tuple[int, ...]) -> tuple[int, ...]:
+        """g·v for a suffix placement v (suffix ids by suffix slot)."""
+        suffix_nodes = self.layout.suffix_nodes
+        where = {n: k for k, n in enumerate(suffix_nodes)}
+        out = list(vector)
+        for k, n in enumerate(suffix_nodes):
+            out[where[g.perm[n]]] = vector[k]
+        return tuple(out)
+
+    def placement_count(self, vector: tuple[int, ...], fillings: int) -> PlacementCount:
+        """What one lex-leader suffix placement with ``fillings`` prefix fillings adds to the counts.
+
+        Every image g·v of the placement has as many fillings, so the raw boards whose suffixes
+        are any image of v number fillings × |orbit of v|. No board is fixed by a symmetry other
+        than the identity (it would spell the word of an edge and of its image twice), so the
+        stabiliser of v acts freely on v's fillings: they make fillings / |Stab(v)| orbits.
+        """
+        group = self.symmetry_group()
+        images = {self._suffix_image(g, vector) for g in group}
+        stab = len(group) // len(images)
+        if fillings % stab:
+            raise AssertionError("a symmetry fixes a board")  # impossible unless a bug
+        return PlacementCount(vector, fillings, fillings * len(images), fillings // stab)
+
+
+@dataclass(frozen=True)
+class PlacementCount:
+    """The boards of one lex-leader suffix placement: the unit of work of a sharded count.
+
+    ``fillings``: prefix fillings of the placement itself; ``raw``: boards whose suffixes are any
+    image of it (summed over the lex-leaders: the raw count); ``orbits``: those boards modulo
+    symmetry (summed: the count modulo symmetry).
+    """
+
+    vector: tuple[int, ...]
+    fillings: int
+    raw: int
+    orbits: int
 
 
 def build_problem(spec: PrefixSuffixBoardSpec) -> Problem:

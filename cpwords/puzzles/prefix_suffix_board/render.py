@@ -63,10 +63,20 @@ def render(spec: Any, result: Result) -> Any:
     return Group(*items)
 
 
-def svg(spec: Any, result: Result) -> str:
-    """The first board of the result as SVG: slots at their coordinates, edges as lines."""
+def svgs(spec: Any, result: Result, *, answer: bool = True) -> list[str]:
+    """The pictures to write, one file per board (``answer=False``: the player's view, with the
+    suffixes shown and the prefixes left blank)."""
+    return [svg(spec, result, index=i, answer=answer) for i in range(max(1, len(result.solutions)))]
+
+
+def svg(spec: Any, result: Result, *, index: int = 0, answer: bool = True) -> str:
+    """Board ``index`` of the result as SVG: slots at their coordinates, edges as lines; with
+    ``answer=False`` the prefixes are left blank (``?-``) for a player."""
     board = load_board(spec.board)
-    tokens = getattr(result.solutions[0], "tokens", {}) if result.solutions else {}
+    tokens = dict(getattr(result.solutions[index], "tokens", {})) if index < len(result.solutions) else {}
+    if not answer:
+        tokens = {name: ("?" if kind == "prefix" else tokens.get(name, ""))
+                  for name, kind in zip(board.nodes, board.kinds, strict=True)}
     unit, pad = 90, 50
     xs = [x for x, _ in board.positions]
     ys = [y for _, y in board.positions]

@@ -3,17 +3,32 @@
 A move either puts a new letter, drawn by English letter frequency, on one cell, or swaps two
 cells (which matters with bonus squares). A move that loses points is still taken with
 probability ``exp(-loss / temperature)``; the temperature falls geometrically, so the search
-wanders early and climbs at the end. Every board is scored with the trie search.
+wanders early and climbs at the end.
+
+The chain is a function of the seed alone. Each step draws its randomness from one stream in a
+fixed order whatever happened before: the move, then the coin that decides whether a loss is
+taken (drawn even when it is not needed). So the moves can be drawn ahead and the boards they
+lead to scored together, in one :meth:`~cpwords.puzzles.ruzzle.scoring.BoardScorer.score_many`
+call: walking through them in order, the first move taken ends the batch, and the moves drawn
+after it are tried again from the new board. The chain is the same for every batch size, and
+the same as scoring one board at a time with the trie search (``scorer="reference"``, which the
+tests compare with and the benchmarks time as the baseline). Batches grow as the temperature
+falls and fewer moves are taken; a move that changes nothing (a letter put on itself, two equal
+tiles swapped) is not scored.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from typing import Any
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from itertools import accumulate
+from typing import Any, Literal
 
 from cpwords.engines.budget import Budget
-from cpwords.puzzles.ruzzle.board import Board, path_score
+from cpwords.puzzles.ruzzle.board import BONUS_MULTIPLIERS, Board, path_score
 
 #: Letters and their frequency in English text (per cent); Q comes as a ``qu`` tile, as on Boggle dice.
 LETTER_FREQUENCIES: dict[str, float] = {
@@ -21,6 +36,13 @@ LETTER_FREQUENCIES: dict[str, float] = {
     "l": 4.0, "c": 2.8, "u": 2.8, "m": 2.4, "w": 2.4, "f": 2.2, "g": 2.0, "y": 2.0, "p": 1.9, "b": 1.5,
     "v": 1.0, "k": 0.8, "j": 0.15, "x": 0.15, "qu": 0.1, "z": 0.07,
 }
+
+#: Most boards scored in one batch (the array search's cost per board stops falling near this).
+MAX_BATCH = 64
+
+#: A move: ``(i, j, None)`` swaps cells i and j; ``(i, -1, tile)`` puts ``tile`` on cell i.
+Move = tuple[int, int, str | None]
+Tiles = tuple[str, ...]
 
 
 def board_value(board: Board, found: dict[str, tuple[int, ...]], scoring: str) -> int:
@@ -30,7 +52,19 @@ def board_value(board: Board, found: dict[str, tuple[int, ...]], scoring: str) -
     return sum(path_score(board, path, scoring) for path in found.values())
 
 
-def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[Board, dict[str, Any]]:
+def bonus_cells_of(board: Board) -> dict[tuple[int, int], str]:
+    """The bonus squares of a board by 1-based ``(row, col)``, as a spec names them.
+
+    >>> bonus_cells_of(Board.from_tiles([["a", "b"], ["c", "d"]], {(2, 1): "TW"}))
+    {(2, 1): 'TW'}
+    """
+    names = {mult: name for name, mult in BONUS_MULTIPLIERS.items()}
+    return {(i // board.cols + 1, i % board.cols + 1): names[(lm, wm)]
+            for i, (lm, wm) in enumerate(zip(board.letter_mult, board.word_mult, strict=True)) if (lm, wm) != (1, 1)}
+
+
+def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
+               scorer: Literal["array", "reference"] = "array") -> tuple[Board, dict[str, Any]]:
     """Anneal from ``start`` for ``spec.iterations`` moves (or until the budget is spent).
 
     Parameters
@@ -39,48 +73,121 @@ def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[B
     start: the board to start from; its shape and bonus squares are kept.
     lexicon: the dictionary.
     budget: the run's budget (the search stops when it is spent; progress is reported to it).
+    scorer: ``array`` scores batches of boards with the array search
+        (:class:`~cpwords.puzzles.ruzzle.scoring.BoardScorer`); ``reference`` scores one board at
+        a time with the trie walk (``trie_words`` and :func:`board_value`). Both give the same
+        chain: the same board for the same seed.
 
     Returns
     -------
-    (the best board seen, figures: start and best value, moves made and accepted).
+    (the best board seen, figures: start and best value, moves made and accepted, boards
+    scored (and of those, drawn after a move that was taken, so never used), seconds spent scoring
+    them and boards scored per second of that).
     """
-    from cpwords.puzzles.ruzzle.trie import load_trie, trie_words
-
-    trie, _ = load_trie(lexicon)
+    values, batches = _scorer(scorer, spec, start, lexicon)
+    size = start.size
+    letters = list(LETTER_FREQUENCIES)
+    cumulative = list(accumulate(LETTER_FREQUENCIES.values()))
     rng = random.Random(spec.seed)
-    letters, weights = list(LETTER_FREQUENCIES), list(LETTER_FREQUENCIES.values())
-    min_letters, scoring = spec.min_letters(), spec.scoring
 
-    def value(board: Board) -> int:
-        return board_value(board, trie_words(board, trie, min_letters=min_letters, scoring=scoring), scoring)
+    def draw() -> tuple[Move, float]:
+        """The next step's randomness: its move, then its coin (always both, in this order)."""
+        if size > 1 and rng.random() < 0.3:
+            i, j = rng.sample(range(size), 2)
+            move: Move = (i, j, None)
+        else:
+            move = (rng.randrange(size), -1, rng.choices(letters, cum_weights=cumulative)[0])
+        return move, rng.random()
 
-    current, current_value = start, value(start)
-    best, best_value = current, current_value
+    t0 = time.perf_counter()
+    current: Tiles = start.tiles
+    current_value = values([current])[0]
+    start_value, best, best_value = current_value, current, current_value
     t_start = max(1.0, 0.05 * current_value)
     t_end = 0.05
-    accepted = moves = 0
-    with budget.progress("searching for a high-scoring board", total=spec.iterations) as advance:
-        for step in range(spec.iterations):
-            if budget.expired():
-                break
-            if step % 50 == 49:
-                advance(50)
-            temperature = t_start * (t_end / t_start) ** (step / max(1, spec.iterations - 1))
-            tiles = list(current.tiles)
-            if start.size > 1 and rng.random() < 0.3:
-                i, j = rng.sample(range(start.size), 2)
-                tiles[i], tiles[j] = tiles[j], tiles[i]
-            else:
-                tiles[rng.randrange(start.size)] = rng.choices(letters, weights)[0]
-            candidate = current.with_tiles(tiles)
-            candidate_value = value(candidate)
-            moves += 1
-            gain = candidate_value - current_value
-            if gain >= 0 or rng.random() < math.exp(gain / temperature):
-                current, current_value = candidate, candidate_value
-                accepted += 1
-                if current_value > best_value:
-                    best, best_value = current, current_value
-    stats = {"start_value": value(start), "best_value": best_value, "moves": moves, "accepted": accepted,
-             "stopped_by_time": moves < spec.iterations}
-    return best, stats
+    iterations = spec.iterations
+    pending: deque[tuple[Move, float]] = deque()
+    step = accepted = scored = unused = unreported = 0
+    taken = 1.0  # running share of the moves that changed the board, for the batch size
+    scoring_s = time.perf_counter() - t0
+    with budget.progress("searching for a high-scoring board", total=iterations) as advance:
+        while step < iterations and not budget.expired():
+            k = min(iterations - step, _batch_size(taken) if batches else 1)
+            while len(pending) < k:
+                pending.append(draw())
+            candidates = [_apply(move, current) for move, _ in list(pending)[:k]]
+            changed = [c for c in candidates if c != current]
+            t1 = time.perf_counter()
+            new_values = iter(values(changed) if changed else [])
+            scoring_s += time.perf_counter() - t1
+            scored += len(changed)
+            unused += len(changed)
+            for candidate in candidates:
+                _, coin = pending.popleft()
+                temperature = t_start * (t_end / t_start) ** (step / max(1, iterations - 1))
+                step += 1
+                if candidate == current:  # a gain of 0: taken, and the board is the same
+                    accepted += 1
+                    continue
+                value = next(new_values)
+                unused -= 1
+                gain = value - current_value
+                took = gain >= 0 or coin < math.exp(gain / temperature)
+                taken = 0.98 * taken + 0.02 * took
+                if took:
+                    accepted += 1
+                    current, current_value = candidate, value
+                    if value > best_value:
+                        best, best_value = candidate, value
+                    break  # the later candidates were made from the old board
+            unreported += len(candidates)
+            if unreported >= 50:
+                advance(unreported)
+                unreported = 0
+    stats = {"start_value": start_value, "best_value": best_value, "moves": step, "accepted": accepted,
+             "boards_scored": scored, "boards_unused": unused, "scoring_s": round(scoring_s, 6),
+             "boards_per_s": round(scored / scoring_s) if scoring_s > 0 else None,
+             "scorer": scorer, "stopped_by_time": step < iterations}
+    return start.with_tiles(best), stats
+
+
+def _scorer(kind: str, spec: Any, start: Board, lexicon: Any) -> tuple[Callable[[Sequence[Tiles]], list[int]], bool]:
+    """The function that scores boards given by their tiles, and whether it gains from batches."""
+    min_letters, scoring = spec.min_letters(), spec.scoring
+    if kind == "reference":
+        from cpwords.puzzles.ruzzle.engines.trie import trie_of
+        from cpwords.puzzles.ruzzle.trie import trie_words
+
+        trie, _ = trie_of(lexicon)
+
+        def one_by_one(boards: Sequence[Tiles]) -> list[int]:
+            out = []
+            for tiles in boards:
+                board = start.with_tiles(tiles)
+                out.append(board_value(board, trie_words(board, trie, min_letters=min_letters, scoring=scoring),
+                                       scoring))
+            return out
+
+        return one_by_one, False
+    from cpwords.puzzles.ruzzle.scoring import scorer_for
+
+    scorer = scorer_for(lexicon, scoring=scoring, min_letters=min_letters, rows=start.rows, cols=start.cols,
+                        bonus_cells=bonus_cells_of(start))
+    return scorer.score_many, True
+
+
+def _batch_size(taken: float) -> int:
+    """Boards to score together when about ``taken`` of the moves are taken: about two moves'
+    worth past the expected first one taken, so few batches end before their first move is."""
+    return max(1, min(MAX_BATCH, round(2 / max(taken, 1 / MAX_BATCH))))
+
+
+def _apply(move: Move, tiles: Tiles) -> Tiles:
+    """The tiles after ``move``."""
+    i, j, tile = move
+    out = list(tiles)
+    if tile is None:
+        out[i], out[j] = out[j], out[i]
+    else:
+        out[i] = tile
+    return tuple(out)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 #: Letter values of English Ruzzle (as published for the game; Q is worth 10, J and Z 10, X 8).
 RUZZLE_LETTER_VALUES: dict[str, int] = {
@@ -80,8 +81,10 @@ def parse_row(row: str | Sequence[str]) -> list[str]:
     return tiles
 
 
+@lru_cache(maxsize=32)
 def king_neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    """For each cell (row-major, 0-based) the cells one king move away, in increasing order."""
+    """For each cell (row-major, 0-based) the cells one king move away, in increasing order
+    (kept per shape: every board of a batch or an annealing run shares the table)."""
     out = []
     for r in range(rows):
         for c in range(cols):

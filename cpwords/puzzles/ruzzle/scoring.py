@@ -154,17 +154,48 @@ def load_trie_tables(lexicon: Lexicon) -> tuple[Trie, TrieTables]:
     """The trie of a lexicon and its scoring tables, both through the lexicon cache.
 
     The derived tables (child masks, depths, letter sums) are stored beside the trie, so a later
-    process loads them in milliseconds.
+    process loads them in milliseconds; this process keeps the last few it loaded.
     """
     from cpwords.lexicon.cache import cached
 
+    key = lexicon.content_hash
+    if key in _LOADED:
+        return _LOADED[key]
     trie, _ = load_trie(lexicon)
     # The tables follow the trie's state numbering, so its format version is part of the name.
     name = f"ruzzle-scoring-tables-trie{TRIE_CACHE_VERSION}"
     derived = cached(lexicon, name, lambda: _derived(trie), version=TABLES_VERSION)
     if len(derived[0]) != len(trie.base):  # a trie rebuilt differently since: do not trust the file
         derived = _derived(trie)
-    return trie, _tables(trie, derived)
+    loaded = trie, _tables(trie, derived)
+    _remember(_LOADED, key, loaded, keep=2)
+    return loaded
+
+
+def scorer_for(lexicon: Lexicon, *, scoring: str, min_letters: int, rows: int, cols: int,
+               bonus_cells: Mapping[tuple[int, int], str] | None = None) -> BoardScorer:
+    """A :class:`BoardScorer`, kept per process: an annealing run, a batch of boards and the next
+    call with the same dictionary and rules share one (its set-up costs as much as a thousand boards).
+    """
+    bonus = tuple(sorted((bonus_cells or {}).items()))
+    key = (lexicon.content_hash, scoring, min_letters, rows, cols, bonus if scoring == "ruzzle" else ())
+    scorer = _SCORERS.get(key)
+    if scorer is None:
+        scorer = BoardScorer(lexicon, scoring=scoring, min_letters=min_letters, rows=rows, cols=cols,
+                             bonus_cells=dict(bonus))
+        _remember(_SCORERS, key, scorer, keep=8)
+    return scorer
+
+
+_LOADED: dict[str, tuple[Trie, TrieTables]] = {}
+_SCORERS: dict[tuple[Any, ...], BoardScorer] = {}
+
+
+def _remember(table: dict[Any, Any], key: Any, value: Any, *, keep: int) -> None:
+    """Put ``value`` in a small per-process table, dropping the oldest entry beyond ``keep``."""
+    if len(table) >= keep:
+        table.pop(next(iter(table)))
+    table[key] = value
 
 
 class BoardScorer:
@@ -266,6 +297,7 @@ class BoardScorer:
         # All bits but the cell's own: a path's free-cells mask is ANDed with it on each step.
         self._clear = ~np.left_shift(1, np.arange(min(self.size, MAX_CELLS) + 1, dtype=np.int64))
         self._tile_codes: dict[str, tuple[int, ...]] = {}
+        self._tile_values: dict[str, int] = {}  # Ruzzle points of each tile seen (with bonus squares)
         # int64 bound for a bonus path's letters times its word multiplier.
         self._max_factor = math.prod(self._template.word_mult)
 
@@ -291,7 +323,7 @@ class BoardScorer:
             Not a board of this shape, a tile that is not letters a-z, or (Ruzzle scoring) a
             :class:`Board` with other bonus squares.
         """
-        return self._score_chunk([self._flat_tiles(tiles)])[0]
+        return self._score_chunk([self._flat_tiles(tiles)])[0][0]
 
     def score_many(self, boards: Iterable[TileGrid]) -> list[int]:
         """The values of many boards, searched together in chunks of :data:`CHUNK`.
@@ -305,19 +337,36 @@ class BoardScorer:
         -------
         One value per board, in order.
         """
+        return [value for value, _ in self.tally_many(boards)]
+
+    def tally(self, tiles: TileGrid) -> tuple[int, int]:
+        """The value of one board and its number of distinct words (of ``min_letters`` or more).
+
+        >>> BoardScorer(["cat", "cats", "act"], scoring="boggle", rows=2, cols=2).tally("cats")
+        (3, 3)
+        """
+        return self._score_chunk([self._flat_tiles(tiles)])[0]
+
+    def tally_many(self, boards: Iterable[TileGrid]) -> list[tuple[int, int]]:
+        """:meth:`tally` of many boards, searched together in chunks of :data:`CHUNK`: what a
+        board's words would sum to and how many they are, without listing them (the number of
+        distinct words comes with the search for free)."""
         flat = [self._flat_tiles(b) for b in boards]
-        out: list[int] = []
+        out: list[tuple[int, int]] = []
         for start in range(0, len(flat), CHUNK):
             out.extend(self._score_chunk(flat[start:start + CHUNK]))
         return out
 
     def reference_score(self, tiles: TileGrid) -> int:
         """The value of one board by the reference search (``trie_words`` and ``path_score``)."""
-        board = self._template.with_tiles(self._flat_tiles(tiles))
+        return self._reference_tally(self._flat_tiles(tiles))[0]
+
+    def _reference_tally(self, flat: list[str]) -> tuple[int, int]:
+        board = self._template.with_tiles(flat)
         found = trie_words(board, self.trie, min_letters=self.min_letters, scoring=self.scoring)
         if self.scoring == "none":
-            return len(found)
-        return sum(path_score(board, path, self.scoring) for path in found.values())
+            return len(found), len(found)
+        return sum(path_score(board, path, self.scoring) for path in found.values()), len(found)
 
     # ------------------------------------------------------------ input
 
@@ -356,13 +405,13 @@ class BoardScorer:
 
     # ------------------------------------------------------------ search
 
-    def _score_chunk(self, boards: list[list[str]]) -> list[int]:
-        """Values of a list of flat boards: the array search, or the reference where it cannot go."""
+    def _score_chunk(self, boards: list[list[str]]) -> list[tuple[int, int]]:
+        """(value, words) of a list of flat boards: the array search, or the reference where it cannot go."""
         if not boards:
             return []
         n, width = self.size, self.size + 1
         if n > MAX_CELLS:
-            return [self.reference_score(b) for b in boards]
+            return [self._reference_tally(b) for b in boards]
         joined = "".join(tile for b in boards for tile in b)
         if len(joined) == n * len(boards) and joined.isascii() and joined.isalpha() and joined.islower():
             # One letter a tile (the common case): straight from the bytes.
@@ -382,21 +431,29 @@ class BoardScorer:
         letters[:, :n] = first.reshape(len(boards), n)
         gain: np.ndarray | None = None
         if self._bonus:
-            values = np.array([tile_value(t) for b in boards for t in b], dtype=np.int64).reshape(len(boards), n)
+            value_of = self._tile_values
+            for tile in set(joined) if extra is None else {t for b in boards for t in b}:
+                if tile not in value_of:
+                    value_of[tile] = tile_value(tile)
+            values = np.array([value_of[t] for b in boards for t in b], dtype=np.int64).reshape(len(boards), n)
             gain = np.zeros((len(boards), width), dtype=np.int64)
             gain[:, :n] = values * self._letter_mult[:n]
             # Exact int64 arithmetic needs letters times word multipliers well inside 2**63.
-            if int(gain.sum(axis=1).max()) * self._max_factor >= 2**62:
-                return [self.reference_score(b) for b in boards]
-        return self._search(letters, extra, gain)
+            most = int(gain.sum(axis=1).max()) * self._max_factor
+            if most >= 2**62:
+                return [self._reference_tally(b) for b in boards]
+            return self._search(letters, extra, gain, most.bit_length())
+        return self._search(letters, extra, None, 0)
 
-    def _search(self, letters: np.ndarray, extra: np.ndarray | None, gain: np.ndarray | None) -> list[int]:
+    def _search(self, letters: np.ndarray, extra: np.ndarray | None, gain: np.ndarray | None,
+                score_bits: int) -> list[tuple[int, int]]:
         """Breadth-first trie search of a batch of boards; see the module docstring.
 
         ``letters``: (boards, cells + 1) first letter of each tile, the last column the sentinel.
         ``extra``: None, or per flat position (board * (cells + 1) + cell) the tile's letter codes,
         -1 padded. ``gain``: None, or (boards, cells + 1) Ruzzle points of each tile with its
-        letter bonus (Ruzzle with bonus squares: then paths carry their letters and multiplier).
+        letter bonus (Ruzzle with bonus squares: then paths carry their letters and multiplier), and
+        ``score_bits`` the bits of the largest score a path of the batch can reach.
         """
         base, check, kids = self.tables.base, self.tables.check, self.tables.kids
         boards, width = letters.shape
@@ -461,7 +518,7 @@ class BoardScorer:
             seen_rows.append(row)
             if gain_flat is not None:
                 seen_scores.append(total * factor)
-        return self._values(boards, seen_states, seen_rows if batched else None, seen_scores or None)
+        return self._values(boards, seen_states, seen_rows if batched else None, seen_scores or None, score_bits)
 
     def _follow_tiles(self, extra: np.ndarray, pos: np.ndarray, state: np.ndarray) -> np.ndarray | None:
         """Take ``state`` (in place) through the later letters of multi-letter tiles.
@@ -486,8 +543,9 @@ class BoardScorer:
         return None if alive.all() else np.flatnonzero(alive)
 
     def _values(self, boards: int, states: list[np.ndarray], rows: list[np.ndarray] | None,
-                scores: list[np.ndarray] | None) -> list[int]:
-        """Per-board sums over distinct accepting states (best path score each, with bonuses).
+                scores: list[np.ndarray] | None, score_bits: int) -> list[tuple[int, int]]:
+        """Per board: the sum over its distinct accepting states (best path score each, with
+        bonuses) and their number.
 
         ``rows`` is None for a single board; otherwise each path's row offset (board * width).
         """
@@ -503,17 +561,25 @@ class BoardScorer:
             value = self._value[key % n_states if rows is not None else key]
         else:
             score = np.concatenate(scores)[ok]
-            order = np.lexsort((score, key))  # by word, best path last
-            key, score = key[order], score[order]
+            bits = score_bits
+            if int(key.max(initial=0)).bit_length() + bits < 63:
+                # Both in one int64, the key above the score: one plain sort puts each word's
+                # paths together, best last (a lexsort of the two costs twice as much).
+                packed = np.sort((key << bits) | score)
+                key, score = packed >> bits, packed & ((1 << bits) - 1)
+            else:
+                order = np.lexsort((score, key))  # by word, best path last
+                key, score = key[order], score[order]
             last = _run_ends(key)
             key = key[last]
             value = score[last] + self._value[key % n_states]
         if rows is None:
-            return [int(value.sum())]
+            return [(int(value.sum()), len(value))]
         # Keys are sorted, so each board's words are one run: sums by cumulative sum.
         cumulative = np.concatenate(([0], np.cumsum(value)))
         bounds = np.searchsorted(key // n_states, np.arange(boards + 1))
-        return (cumulative[bounds[1:]] - cumulative[bounds[:-1]]).tolist()
+        sums = (cumulative[bounds[1:]] - cumulative[bounds[:-1]]).tolist()
+        return list(zip(sums, np.diff(bounds).tolist(), strict=True))
 
 
 def _run_ends(sorted_keys: np.ndarray) -> np.ndarray:

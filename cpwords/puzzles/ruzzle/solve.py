@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from cpwords import puzzles
 from cpwords.engines.budget import Budget
 from cpwords.lexicon import load_lexicon
-from cpwords.puzzles.ruzzle.board import Board, path_score
+from cpwords.puzzles.ruzzle.board import Board, parse_row
 from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
 from cpwords.puzzles.ruzzle.solution import RuzzleSolution
 from cpwords.puzzles.ruzzle.spec import RuzzleSpec
 from cpwords.results import Result
+
+#: An engine's answer: a word, its path (0-based cells) and its points on that path.
+Answer = tuple[str, tuple[int, ...], int]
 
 
 def solve(spec: RuzzleSpec, budget: Budget) -> Result:
@@ -31,34 +35,31 @@ def solve(spec: RuzzleSpec, budget: Budget) -> Result:
         stats |= {"dictionary": spec.dictionary.label(), "dictionary_words": len(lexicon)}
     found = puzzles.get(spec.kind).run(RuzzleProblem(board, lexicon), spec, budget)
     if spec.task == "best_board":
-        board = board.with_tiles(_tiles_of(found.stats["grid"], board))
-    solutions = word_solutions(board, dict(found.answers), spec.scoring, with_grid=spec.task == "best_board")
+        board = board.with_tiles([t for row in found.stats["grid"] for t in parse_row(row)])
+    solutions = word_solutions(board, found.answers, with_grid=spec.task == "best_board")
     if spec.task != "count_paths":
         found.count = len(solutions)
         if spec.scoring != "none":
             found.objective = sum(s.score for s in solutions)
-    infeasible = (f"no word of {spec.dictionary.label()} with at least {spec.min_letters()} letters "
-                  "can be traced on this board")
+    infeasible = "" if solutions else (f"no word of {spec.dictionary.label()} with at least "
+                                       f"{spec.min_letters()} letters can be traced on this board")
     result = Result.from_search(spec, found, solutions, infeasible=infeasible, what="word", stats=stats)
     if spec.task == "best_board":
         result.count_exact = True  # the words of the board found are all listed
     return result
 
 
-def _tiles_of(rows: list[str], board: Board) -> list[str]:
-    from cpwords.puzzles.ruzzle.board import parse_row
+def word_solutions(board: Board, answers: Iterable[Answer], *, with_grid: bool = False) -> list[RuzzleSolution]:
+    """Solutions for the engine's answers, best score first, then longest, then alphabetically.
 
-    return [t for row in rows for t in parse_row(row)]
-
-
-def word_solutions(board: Board, found: dict[str, tuple[int, ...]], scoring: str, *,
-                   with_grid: bool = False) -> list[RuzzleSolution]:
-    """Solutions for the words found, best score first, then longest, then alphabetically."""
+    ``with_grid`` puts the board's rows in every solution (``best_board``: not the spec's grid).
+    """
     grid = board.row_strings() if with_grid else None
-    out = [
-        RuzzleSolution(words=[word], word=word, path=[board.row_col(c) for c in path],
-                       score=path_score(board, path, scoring), grid=grid)
-        for word, path in found.items()
-    ]
-    out.sort(key=lambda s: (-s.score, -len(s.word), s.word))
-    return out
+    cols = board.cols
+    cells = [(c // cols + 1, c % cols + 1) for c in range(board.size)]
+    ordered = sorted(answers, key=lambda a: (-a[2], -len(a[0]), a[0]))
+    # The engines' data are already of the fields' types: no validation (a board has hundreds of words).
+    return RuzzleSolution.trusted_many(
+        {"words": [word], "word": word, "path": [[*cells[c]] for c in path], "score": score,
+         "grid": None if grid is None else list(grid)}
+        for word, path, score in ordered)

@@ -19,7 +19,7 @@ from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from cpwords.puzzles.ruzzle.board import Board, path_matters, tile_value
+from cpwords.puzzles.ruzzle.board import Board, boggle_points, path_matters, tile_value
 
 CACHE_VERSION = 1
 _A = ord("a")
@@ -164,11 +164,40 @@ def trie_words(board: Board, trie: Trie, *, min_letters: int, scoring: str = "no
     -------
     dict word -> path (tuple of 0-based cell indices).
     """
+    return _walk(board, trie, min_letters, scoring)[0]
+
+
+def scored_words(board: Board, trie: Trie, *, min_letters: int,
+                 scoring: str = "none") -> list[tuple[str, tuple[int, ...], int]]:
+    """What :func:`trie_words` finds, with each word's points on its path: ``(word, path, points)``.
+
+    The points come out of the same walk (it carries each path's letter points and word
+    multiplier), so they equal ``path_score(board, path, scoring)`` at no extra search cost.
+
+    >>> from cpwords.puzzles.ruzzle.board import Board
+    >>> scored_words(Board.from_tiles([["c", "a"], ["t", "s"]]), build_trie(["cats", "at"]),
+    ...              min_letters=2, scoring="ruzzle")
+    [('at', (1, 2), 2), ('cats', (0, 1, 2, 3), 7)]
+    """
+    found, points = _walk(board, trie, min_letters, scoring)
+    if scoring == "ruzzle":
+        return [(w, p, points[w] + (5 * (len(w) - 4) if len(w) > 4 else 0)) for w, p in found.items()]
+    if scoring == "boggle":
+        return [(w, p, boggle_points(len(w))) for w, p in found.items()]
+    return [(w, p, 0) for w, p in found.items()]
+
+
+def _walk(board: Board, trie: Trie, min_letters: int,
+          scoring: str) -> tuple[dict[str, tuple[int, ...]], dict[str, int]]:
+    """The walk behind :func:`trie_words`: each word's path, and (Ruzzle scoring) its letter
+    points with bonuses, times its word multipliers (the length bonus not included)."""
     base, check, is_word = trie.base, trie.check, trie.is_word
     codes = [tuple(ord(ch) - _A for ch in tile) for tile in board.tiles]
     compare = path_matters(board, scoring)
-    # Points a cell adds to the letter sum (tile value times letter bonus) when paths compete.
-    points = [tile_value(t) * m if compare else 0 for t, m in zip(board.tiles, board.letter_mult, strict=True)]
+    # Points a cell adds to the letter sum (tile value times letter bonus): what paths compete on,
+    # and (Ruzzle scoring) the word's score less its length bonus.
+    points = [tile_value(t) * m if scoring == "ruzzle" else 0
+              for t, m in zip(board.tiles, board.letter_mult, strict=True)]
     # Per cell: (neighbour, its bit, its letter or -1 for a multi-letter tile, its length, points, word bonus).
     moves = [
         tuple((nb, 1 << nb, codes[nb][0] if len(codes[nb]) == 1 else -1, len(codes[nb]), points[nb],
@@ -215,4 +244,4 @@ def trie_words(board: Board, trie: Trie, *, min_letters: int, scoring: str = "no
         state = multi(0, cell)
         if state >= 0:
             visit(cell, state, 1 << cell, len(tiles[cell]), points[cell], board.word_mult[cell])
-    return found
+    return found, best

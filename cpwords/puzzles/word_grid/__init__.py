@@ -19,4 +19,5 @@ KIND = PuzzleKind(
     engine_modules={"native": "native_tasks"},
     spec="spec:WordGridSpec",
     solution="solution:GridSolution",
+    shards="shards:SHARDING",
 )

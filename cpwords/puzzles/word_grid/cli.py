@@ -17,23 +17,24 @@ from cpwords.errors import InputError
 
 def _rows_file(name: str, field: str) -> list[str]:
     """Rows of a grid file: a text file (one row a line) or YAML (a list, or a mapping with ``rows``)."""
-    import yaml
-
     from cpwords.files import read_text
+    from cpwords.geometry import load_yaml_text
 
     path = Path(name)
     text = read_text(path, what="grid file", field=field)
     if path.suffix.lower() in (".yaml", ".yml"):
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError:
-            raise InputError("not valid YAML", field=field, value=name) from None
+        data = load_yaml_text(text, str(path))
         if isinstance(data, dict):
             data = data.get("rows", data.get("given", data.get("scrambled")))
         if not (isinstance(data, list) and all(isinstance(r, str) for r in data)):
-            raise InputError("the YAML file must hold a list of row strings (or 'rows: [...]')", field=field, value=name)
-        return data
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";")]
+            raise InputError("the YAML file must hold a list of row strings (or 'rows: [...]')",
+                             source=str(path), field=field)
+        rows = data
+    else:
+        rows = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";")]
+    if not rows:
+        raise InputError("the grid file holds no rows", source=str(path), field=field)
+    return rows
 
 
 def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:

@@ -58,26 +58,70 @@ def render(spec: Any, result: Any) -> Any:
     return Group(*items)
 
 
-def svg(spec: Any, result: Any, cell: int = 40) -> str:
-    """The result's grids as one SVG picture (grids side by side)."""
-    sols = result.solutions
+#: Colours of the swaps in the unscramble picture (both cells of a swap share one).
+_SWAP_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+
+
+def svgs(spec: Any, result: Any, *, answer: bool = True) -> list[str]:
+    """The pictures to write, one file each: one per generated grid, else one picture."""
+    if spec.task == "generate" and len(result.solutions) > 1:
+        return [svg(spec, result, only=k) for k in range(len(result.solutions))]
+    return [svg(spec, result)]
+
+
+def svg(spec: Any, result: Any, cell: int = 40, *, only: int | None = None) -> str:
+    """The result's grids as one SVG picture (grids side by side; ``only``: that grid alone). For
+    ``unscramble``: the scrambled grid with its swaps marked (both cells of swap k carry the number
+    k in one colour), an arrow, the solved grid, and the swaps listed under them."""
+    sols = result.solutions if only is None else result.solutions[only : only + 1]
     if not sols:
         return '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"/>'
-    h, w = len(sols[0].rows), len(sols[0].rows[0])
-    gap = cell
-    width = len(sols) * (w * cell) + (len(sols) - 1) * gap + 2
-    height = h * cell + 2
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif">']
-    for k, sol in enumerate(sols):
+    scrambled = spec.scrambled if getattr(spec, "task", None) == "unscramble" and spec.scrambled else None
+    panels: list[tuple[list[str], dict[tuple[int, int], list[int]]]] = []
+    if scrambled is not None:
+        marks: dict[tuple[int, int], list[int]] = {}
+        for k, (a, b) in enumerate(sols[0].swaps or [], start=1):
+            for r, c in (a, b):
+                marks.setdefault((r, c), []).append(k)
+        panels = [(list(scrambled), marks), (sols[0].rows, {})]
+    else:
+        panels = [(sol.rows, {}) for sol in sols]
+    h, w = len(panels[0][0]), len(panels[0][0][0])
+    gap = cell * 1.5 if scrambled is not None else cell
+    width = len(panels) * (w * cell) + (len(panels) - 1) * gap + 2
+    caption = _swap_caption(sols[0].swaps) if scrambled is not None else ""
+    height = h * cell + 2 + (34 if scrambled is not None else 0)
+    width = max(width, 0.62 * 14 * len(caption) + 4)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height}" '
+           f'viewBox="0 0 {width:.0f} {height}" font-family="sans-serif">',
+           f'<rect width="{width:.0f}" height="{height}" fill="white"/>']
+    for k, (rows, marks) in enumerate(panels):
         x0 = 1 + k * (w * cell + gap)
-        for r, row in enumerate(sol.rows):
+        for r, row in enumerate(rows):
             for c, ch in enumerate(row):
                 x, y = x0 + c * cell, 1 + r * cell
-                fill = "#333" if ch == "#" else "#fff"
+                swaps = marks.get((r + 1, c + 1), [])
+                fill = "#333" if ch == "#" else ("#fff3c4" if swaps else "#fff")
                 out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#000"/>')
                 if ch != "#":
                     out.append(f'<text x="{x + cell / 2}" y="{y + cell * 0.68}" font-size="{cell * 0.55:.0f}" '
                                f'text-anchor="middle">{escape(ch.upper())}</text>')
+                for j, number in enumerate(swaps):
+                    colour = _SWAP_COLOURS[(number - 1) % len(_SWAP_COLOURS)]
+                    out.append(f'<text x="{x + cell - 3 - 9 * j}" y="{y + 11}" font-size="10" font-weight="bold" '
+                               f'text-anchor="end" fill="{colour}">{number}</text>')
+        if scrambled is not None and k == 0:
+            ax, ay = x0 + w * cell + gap / 2, 1 + h * cell / 2
+            out.append(f'<text x="{ax}" y="{ay + 8}" font-size="{cell * 0.6:.0f}" text-anchor="middle">→</text>')
+    if caption:
+        out.append(f'<text x="2" y="{h * cell + 26}" font-size="14">{escape(caption)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _swap_caption(swaps: list[Any] | None) -> str:
+    """The swaps in order, 1-based [row, col] cells, as one line."""
+    if not swaps:
+        return "already solved: no swap"
+    return f"{len(swaps)} swap{'s' if len(swaps) != 1 else ''}: " + ", ".join(
+        f"{k}: [{a[0]},{a[1]}]↔[{b[0]},{b[1]}]" for k, (a, b) in enumerate(swaps, start=1))

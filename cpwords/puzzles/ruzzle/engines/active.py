@@ -7,11 +7,11 @@ from typing import Any
 
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
-from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem, cached_index
+from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem, cached_index, scored
 
 
 def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
-    """Every word on the board with its best-scoring path."""
+    """Every word on the board with its best-scoring path and its points: ``(word, path, points)``."""
     from cpwords.puzzles.ruzzle.active import DictionaryIndex, active_words
 
     lexicon = problem.lexicon
@@ -21,4 +21,4 @@ def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     t1 = time.perf_counter()
     found = active_words(problem.board, index, min_letters=spec.min_letters(), scoring=spec.scoring)
     stats = {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6)}
-    return Found(answers=list(found.items()), stats=stats)
+    return Found(answers=scored(problem.board, found, spec.scoring), stats=stats)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cpwords.lexicon import Lexicon
-from cpwords.puzzles.ruzzle.board import Board
+from cpwords.puzzles.ruzzle.board import Board, path_score
 
 # Per-process indexes of a dictionary, keyed by (engine, lexicon content hash).
 _INDEXES: dict[tuple[str, str], Any] = {}
@@ -27,7 +27,12 @@ def cached_index(engine: str, lexicon: Lexicon, build: Callable[[], Any]) -> tup
     if key in _INDEXES:
         return _INDEXES[key], False
     index = build()
-    if len(_INDEXES) >= 4:
+    if len(_INDEXES) >= 8:
         _INDEXES.pop(next(iter(_INDEXES)))
     _INDEXES[key] = index
     return index, True
+
+
+def scored(board: Board, found: dict[str, tuple[int, ...]], scoring: str) -> list[tuple[str, tuple[int, ...], int]]:
+    """The engines' answers: ``(word, path, points)`` for each word found with its path."""
+    return [(word, path, path_score(board, path, scoring)) for word, path in found.items()]

@@ -9,11 +9,11 @@ from typing import Any
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
 from cpwords.errors import InputError
-from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem, cached_index
+from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem, cached_index, scored
 
 
 def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
-    """Every word on the board with its best-scoring path, from every path of the board."""
+    """Every word on the board with its best-scoring path and its points, from every path of the board."""
     from cpwords.puzzles.ruzzle.paths import HashedDictionary, enumerate_words
 
     lexicon = problem.lexicon
@@ -24,7 +24,7 @@ def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     found, walked = enumerate_words(problem.board, index, min_letters=spec.min_letters(), scoring=spec.scoring)
     stats = {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6),
              "paths_walked": sum(walked.values())}
-    return Found(answers=list(found.items()), stats=stats)
+    return Found(answers=scored(problem.board, found, spec.scoring), stats=stats)
 
 
 def count_paths(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:

@@ -1,26 +1,43 @@
-"""The ``trie`` engine: a board walk pruned by a double-array trie (read from the disk cache)."""
+"""The ``trie`` engine: a board walk pruned by a double-array trie (read from the disk cache once
+per process), and the annealing search for rich boards that scores with the array scorer."""
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
-from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
+from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem, cached_index
+
+if TYPE_CHECKING:
+    from cpwords.lexicon import Lexicon
+    from cpwords.puzzles.ruzzle.trie import Trie
+
+
+def trie_of(lexicon: Lexicon) -> tuple[Trie, dict[str, Any]]:
+    """The trie of ``lexicon``, kept per process after its first load from the disk cache (a
+    load reads and hashes a few MB: ten times the search of a board); and the load figures."""
+    from cpwords.puzzles.ruzzle.trie import load_trie
+
+    t0 = time.perf_counter()
+    (trie, first), built = cached_index("trie", lexicon, lambda: load_trie(lexicon))
+    if built:
+        return trie, dict(first)
+    return trie, {"trie_load_s": round(time.perf_counter() - t0, 6), "trie_built": 0, "trie_nodes": trie.nodes}
 
 
 def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
-    """Every word on the board with its best-scoring path."""
-    from cpwords.puzzles.ruzzle.trie import load_trie, trie_words
+    """Every word on the board with its best-scoring path and its points: ``(word, path, points)``."""
+    from cpwords.puzzles.ruzzle.trie import scored_words
 
     assert problem.lexicon is not None
     t0 = time.perf_counter()
-    trie, stats = load_trie(problem.lexicon)
+    trie, stats = trie_of(problem.lexicon)
     t1 = time.perf_counter()
-    found = trie_words(problem.board, trie, min_letters=spec.min_letters(), scoring=spec.scoring)
+    found = scored_words(problem.board, trie, min_letters=spec.min_letters(), scoring=spec.scoring)
     stats |= {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6)}
-    return Found(answers=list(found.items()), stats=stats)
+    return Found(answers=found, stats=stats)
 
 
 def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
