@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import signal
 import socket
@@ -153,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         # Warm-up: every worker loads the dictionaries and indexes once (not timed).
         asyncio.run(load(base, specs[:40], args.workers * 2))
         server_before, workers_before = memory(server.pid)
+        load_before = os.getloadavg()[0]
         job = httpx.post(f"{base}/api/jobs", json=COUNT_JOB).json()
         while httpx.get(f"{base}{job['url']}").json()["status"] != "running":
             time.sleep(0.05)
@@ -184,9 +186,13 @@ def main(argv: list[str] | None = None) -> int:
         ("workers' RSS before → after", f"{workers_before} → {workers_after} MiB"),
     ]
     table = "| figure | value |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows)
-    text = ("### `cpwords serve` under load (`benchmarks/bench_serve.py`)\n\n"
-            "Small solves (`POST /api/solve`) from concurrent clients on 127.0.0.1 while a long count job "
-            "runs; the load generator shares the machine's cores with the server.\n\n" + table + "\n")
+    load_avg = f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
+    text = ("### Web service (`cpwords serve`)\n\n"
+            "`benchmarks/bench_serve.py`: small solves (`POST /api/solve`, ladder `mode: both` and 4×4 Ruzzle "
+            "boards) from concurrent clients on 127.0.0.1 while a long board count job runs; the load generator "
+            "shares the machine's cores with the server. Measured under load from other work on this shared "
+            f"machine (1-minute load average {load_avg}), so read the rate and latencies as a floor.\n\n"
+            + table + "\n")
     print(text)
     for error in errors[:5]:
         print("error:", error)

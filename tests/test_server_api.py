@@ -35,7 +35,8 @@ from cpwords import cli, puzzles
 from cpwords.errors import InputError
 from cpwords.server import ServerConfig, create_app
 from cpwords.server import cli as serve_cli
-from cpwords.server.config import MAX_BODY_BYTES, MAX_INLINE_WORDS
+from cpwords.server.config import MAX_BODY_BYTES, MAX_INLINE_WORDS, PAGES_DIR
+from cpwords.specs import json_schema
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: A long job: counting every board of common-20k takes well over a minute on one core.
@@ -310,12 +311,34 @@ def test_a_kind_without_page_files_gets_the_generic_page(tmp_path: Path) -> None
     assert c.get("/kind/nosuchkind").status_code == 404
 
 
-def test_every_kind_has_a_page_with_its_own_script(client: TestClient) -> None:
+def test_every_kind_has_a_page(client: TestClient) -> None:
+    """Every registered kind (also one added later) has a page, listed on the index: its own form and
+    script when ``pages/<kind>.*`` exist, else the generic YAML page, started with the kind's fields."""
+    index = client.get("/").text
     for kind in puzzles.kinds():
+        assert f'href="/kind/{kind}"' in index
         page = client.get(f"/kind/{kind}").text
-        assert f'src="/pages/{kind}.js"' in page and 'aria-current="page"' in page
-        assert client.get(f"/pages/{kind}.js").headers["content-type"].startswith("text/javascript")
+        assert 'aria-current="page"' in page and f'data-kind="{kind}"' in page
+        assert 'id="yaml-text"' in page and f"kind: {kind}" in page
+        if (PAGES_DIR / f"{kind}.js").is_file():
+            assert f'src="/pages/{kind}.js"' in page
+            assert client.get(f"/pages/{kind}.js").headers["content-type"].startswith("text/javascript")
+        else:
+            assert '<details id="yaml-panel" class="panel" open>' in page
+        for required in json_schema(kind).get("required", []):
+            assert f"# {required}: (required)" in page or required == "kind"
     assert client.get("/kind/nosuchkind").status_code == 404
+
+
+def test_serve_is_a_command_of_cpwords(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["serve", "--help"]) == 0 and "--max-time" in capsys.readouterr().out
+    for bad, field in ((["--port", "70000"], "--port"), (["--max-time", "-1"], "--max-time"),
+                       (["--token", " "], "--token")):
+        assert cli.main(["serve", *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"field '{field}'" in err and "Traceback" not in err
+    assert cli.main(["serve", "--port", "x"]) == 2
+    assert "invalid int value" in capsys.readouterr().err
 
 
 def test_serve_options() -> None:

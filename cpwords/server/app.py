@@ -26,8 +26,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cpwords.server import config as limits
-from cpwords.server.config import ServerConfig
-from cpwords.server.intake import RequestError, size_text
+from cpwords.server.config import ServerConfig, size_text
+from cpwords.server.intake import RequestError
 from cpwords.server.pool import WorkerPool
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"

@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
 
@@ -21,10 +21,9 @@ if TYPE_CHECKING:
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[Any], parents: Sequence[argparse.ArgumentParser] = ()) -> None:
     """Add ``serve`` to the main command's ``subparsers``."""
-    from cpwords.server.config import MAX_BODY_BYTES, default_workers
-    from cpwords.server.intake import size_text
+    from cpwords.server.config import MAX_BODY_BYTES, default_workers, size_text
 
     p = subparsers.add_parser(
         "serve", parents=list(parents), help="web pages and a JSON API for every puzzle kind",

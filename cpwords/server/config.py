@@ -35,6 +35,15 @@ HARD_GRACE_S = 5.0
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
 
 
+def size_text(n: int) -> str:
+    """A byte count as people say it: ``1 MiB``, ``64 KiB``.
+
+    >>> size_text(MAX_BODY_BYTES), size_text(65536)
+    ('1 MiB', '64 KiB')
+    """
+    return f"{n / 2**20:g} MiB" if n >= 2**20 else f"{n / 1024:g} KiB"
+
+
 def default_workers() -> int:
     """Worker processes when ``--workers`` is not given: one a core, at most four."""
     return max(1, min(usable_cores(), 4))

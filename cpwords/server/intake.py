@@ -18,6 +18,7 @@ from starlette.requests import Request
 
 from cpwords.errors import InputError
 from cpwords.server import config as limits
+from cpwords.server.config import size_text
 from cpwords.server.worker import error_body
 
 #: Media types read as YAML text (anything else but JSON is refused).
@@ -55,11 +56,6 @@ async def read_body(request: Request, cap: int = limits.MAX_BODY_BYTES) -> bytes
             raise RequestError.of(413, f"the request body is larger than {size_text(cap)}")
         chunks.append(chunk)
     return b"".join(chunks)
-
-
-def size_text(n: int) -> str:
-    """A byte count as people say it: ``1 MiB``, ``64 KiB``."""
-    return f"{n / 2**20:g} MiB" if n >= 2**20 else f"{n / 1024:g} KiB"
 
 
 def media_type(request: Request) -> str:

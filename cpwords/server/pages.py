@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from functools import cache
 from html import escape
 from pathlib import Path
@@ -83,7 +84,7 @@ async def kind_page(request: Request, name: str) -> HTMLResponse:
         form = _template("generic.html").substitute(title=escape(kind.title))
         scripts = ["/static/cpwords.js"]
     main = _template("kind.html").substitute(
-        title=escape(kind.title), summary=escape(kind.summary), form=form, yaml=escape(f"kind: {kind.name}\n"),
+        title=escape(kind.title), summary=escape(kind.summary), form=form, yaml=escape(starter_yaml(kind.name)),
         fields=_fields(kind.name), open="" if files is not None else " open",
         table=escape(json.dumps(kind.table()), quote=True))
     return HTMLResponse(_layout(kind.title, main, kind=kind.name, scripts=scripts))
@@ -118,6 +119,26 @@ def _fields(kind: str) -> str:
         shown = "" if default is None else f' <span class="default">default: {escape(json.dumps(default))}</span>'
         rows.append(f"<dt><code>{escape(name)}</code>{shown}</dt><dd>{escape(prop.get('description', ''))}</dd>")
     return "\n".join(rows)
+
+
+@cache
+def starter_yaml(kind: str) -> str:
+    """The YAML a page's spec box starts with: the kind, then each field the spec requires as a
+    comment saying what it holds (read from the schema, so a new kind needs nothing here).
+
+    >>> print(starter_yaml("ruzzle").splitlines()[0])
+    kind: ruzzle
+    """
+    from cpwords.specs import json_schema
+
+    schema: dict[str, Any] = json_schema(kind)
+    lines = [f"kind: {kind}"]
+    for name in schema.get("required", []):
+        if name == "kind":
+            continue
+        about = str(schema.get("properties", {}).get(name, {}).get("description", ""))
+        lines.append(f"# {name}: (required) {textwrap.shorten(about, 100, placeholder=' …')}".rstrip())
+    return "\n".join(lines) + "\n"
 
 
 def not_found_page() -> str:

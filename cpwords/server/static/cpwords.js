@@ -223,6 +223,14 @@ const CP = (() => {
     return el("p", { class: `verdict ${good ? "good" : "bad"}` }, parts);
   }
 
+  /** One solution of any kind in a line: its words, else its plain fields ("score: 12 · path: …"). */
+  function solutionText(s) {
+    if (Array.isArray(s.words) && s.words.every((w) => typeof w === "string")) return s.words.join(" ");
+    const plain = (v) => v === null || typeof v !== "object" || (Array.isArray(v) && v.every((x) => typeof x !== "object"));
+    return Object.entries(s).filter(([, v]) => plain(v))
+      .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(" ") : v}`).join(" · ");
+  }
+
   /** The answer of any kind: verdict, count, pictures and every solution's words. */
   function genericRender(answer) {
     const r = answer.result;
@@ -233,7 +241,7 @@ const CP = (() => {
     if (pics) out.push(pics);
     if (r.solutions.length) {
       out.push(el("h3", {}, `${r.solutions.length.toLocaleString()} answer${r.solutions.length === 1 ? "" : "s"}`));
-      out.push(el("ol", { class: "generic" }, r.solutions.slice(0, 500).map((s) => el("li", {}, (s.words || []).join(" ")))));
+      out.push(el("ol", { class: "generic" }, r.solutions.slice(0, 500).map((s) => el("li", {}, solutionText(s)))));
     }
     return out;
   }
@@ -258,7 +266,10 @@ const CP = (() => {
     const text = $("yaml-text");
     if (!text) return;
     const example = $("yaml-example");
-    if (example && text.value.trim() === `kind: ${kind}`) text.value = example.content.textContent.trim() + "\n";
+    // The box starts with the kind and comments naming the required fields; a page with an example
+    // of its own shows that instead, until the user has typed something.
+    const untouched = text.value.split("\n").every((l) => !l.trim() || l.startsWith("#") || l.trim() === `kind: ${kind}`);
+    if (example && untouched) text.value = example.content.textContent.trim() + "\n";
     $("yaml-file").addEventListener("change", async (event) => {
       const file = event.target.files[0];
       if (!file) return;
