@@ -18,6 +18,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -95,7 +96,7 @@ def baseline_min(words: list[str], letters: set[str]) -> int | None:
 # ------------------------------------------------------------------ the run
 
 
-def solve_time(fields: dict, repeat: int) -> tuple[float, object]:
+def solve_time(fields: dict, repeat: int) -> tuple[float, Any]:
     """Median wall time of ``repeat`` solves (after one warm-up solve whose result is returned)."""
     if fields.get("engine") in ("cpsat", "sat"):
         fields = {**fields, "time_limit": SOLVER_CAP_S}
@@ -106,15 +107,135 @@ def solve_time(fields: dict, repeat: int) -> tuple[float, object]:
     return median_time(lambda: api.solve(spec, seed=1, check=False), repeat), result
 
 
-def shown(seconds: float, result: object) -> str:
+def shown(seconds: float, result: Any) -> str:
     """A time, marked when the solver stopped at its limit without proving the answer."""
     return fmt_s(seconds) + ("" if result.status.value in ("optimal", "infeasible") else " (limit)")
+
+
+# ------------------------------------------------------------------ growth with the size of the box
+
+GROWTH_CAP_S = 30.0
+_RUN_ONE = """
+import json, resource, sys, time
+import cpwords
+spec = json.loads(sys.argv[1])
+t0 = time.perf_counter()
+result = cpwords.solve(spec, check=False)
+print(json.dumps({"seconds": time.perf_counter() - t0, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "status": result.status.value, "objective": result.objective, "count": result.count}))
+"""
+
+
+def run_fresh(fields: dict) -> dict:
+    """One solve in a fresh process (its peak memory is its own), capped at GROWTH_CAP_S."""
+    import json
+    import subprocess
+
+    spec = {"kind": "letter_boxed", "time_limit": GROWTH_CAP_S, "seed": 1, **fields}
+    out = subprocess.run([sys.executable, "-c", _RUN_ONE, json.dumps(spec)], capture_output=True, text=True,
+                         timeout=GROWTH_CAP_S + 120, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def growth(runs: int) -> str:
+    """Time and peak memory against the letters of the box (3 letters a side, 3 to 6 sides), per
+    engine: the fewest words, and the native count of answers up to 5 words; medians of ``runs``
+    seeded boxes per size. Writes docs/plots/letter_boxed_growth_{time,memory}.png."""
+    sizes = (3, 4, 5, 6)
+    series = {"native": "min_words", "cpsat": "min_words", "sat": "min_words", "native count ≤ 5": "count"}
+    table: dict[str, dict[int, tuple[float, float, int]]] = defaultdict(dict)
+    for sides_n in sizes:
+        boxes = [random_box(random.Random(100 * sides_n + r), sides_n, 3) for r in range(runs)]
+        for name, task in series.items():
+            engine = name.split()[0]
+            got = [run_fresh({"sides": box, "engine": engine, "task": task, "max_words": 5}) for box in boxes]
+            capped = sum(1 for g in got if g["status"] not in ("optimal", "infeasible"))
+            table[name][3 * sides_n] = (statistics.median(g["seconds"] for g in got),
+                                        statistics.median(g["rss_mb"] for g in got), capped)
+            print(name, 3 * sides_n, table[name][3 * sides_n], [g["objective"] for g in got], flush=True)
+    _plot_growth(table, sizes)
+    head = "| engine, task | " + " | ".join(f"{3 * n} letters" for n in sizes) + " |"
+    rows = [head, "|---|" + "---:|" * len(sizes)]
+    for name, by_size in table.items():
+        cells = []
+        for n in sizes:
+            t, mb, capped = by_size[3 * n]
+            cells.append(f"{fmt_s(t)}, {mb:,.0f} MB" + (f" ({capped} of {runs} at the limit)" if capped else ""))
+        rows.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def _plot_growth(table: dict[str, dict[int, tuple[float, float, int]]], sizes: tuple[int, ...]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plots = Path(__file__).resolve().parent.parent / "docs" / "plots"
+    plots.mkdir(parents=True, exist_ok=True)
+    for what, index, label in (("time", 0, "seconds (median)"), ("memory", 1, "peak RSS, MB (median)")):
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for name, by_size in table.items():
+            xs = [3 * n for n in sizes]
+            ax.plot(xs, [by_size[x][index] for x in xs], marker="o", label=name)
+        ax.set_xlabel("letters on the box (3 a side)")
+        ax.set_ylabel(label)
+        if what == "time":
+            ax.set_yscale("log")
+            ax.axhline(GROWTH_CAP_S, color="grey", linestyle=":", linewidth=1)
+        ax.set_title(f"Letter Boxed: {what} against the size of the box (scowl-70)")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(plots / f"letter_boxed_growth_{what}.png", dpi=100)
+        plt.close(fig)
+
+
+def minimum_only(n_puzzles: int) -> str:
+    """Median time of the fewest words per engine on the benchmark boxes, with a time limit set."""
+    times: dict[str, list[float]] = defaultdict(list)
+    for sides in puzzle_set(n_puzzles):
+        objectives = set()
+        for engine in ("native", "cpsat", "sat"):
+            t, result = solve_time({"sides": sides, "engine": engine}, 3)
+            assert result.status.value == "optimal", (sides, engine, result.message)
+            objectives.add((result.objective, result.solutions[0].letters))
+            times[engine].append(t)
+        assert len(objectives) == 1, (sides, objectives)
+    return "\n".join(["| engine | fewest words (and fewest letters), median over boxes |", "|---|---:|"]
+                     + [f"| {e} | {fmt_s(statistics.median(v))} |" for e, v in times.items()])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="5 puzzles, single runs")
+    parser.add_argument("--growth", action="store_true",
+                        help="only the fewest-words medians and the growth curves (section letter_boxed_growth)")
     args = parser.parse_args()
+    if args.growth:
+        runs = 1 if args.quick else 3
+        minimum = minimum_only(5 if args.quick else 20)
+        curves = growth(runs)
+        text = f"""
+#### Letter Boxed: fewest words with a time limit, and cost against the size of the box
+
+Measured under load (other jobs shared the 2 cores). The fewest words (ties by fewest letters)
+on the {5 if args.quick else 20} benchmark boxes above, every engine given a {SOLVER_CAP_S:.0f} s time limit (median of 3 runs a
+box, medians over boxes; each answer agreed between engines). CP-SAT and SAT now get the words each
+position of a k-word answer can hold (a relaxation over covered-letter sets, `reach.py`):
+
+{minimum}
+
+Growth: boxes of 3 letters a side, 3 to 6 sides, seeded random letters, `scowl-70`, {runs} boxes a
+size (medians), each solve in a fresh process (peak RSS includes Python and the dictionary, about
+100 MB), time limit {GROWTH_CAP_S:.0f} s. Plots: [time](plots/letter_boxed_growth_time.png),
+[memory](plots/letter_boxed_growth_memory.png).
+
+{curves}
+"""
+        print(text)
+        if not args.quick:
+            write_section("letter_boxed_growth", text)
+        return
     n_puzzles, fast_repeat, slow_repeat = (5, 1, 1) if args.quick else (20, 5, 3)
     lexicon = load_lexicon("scowl-70")
     rows, figures = [], defaultdict(list)

@@ -120,3 +120,39 @@ def _spec(puzzle: dict, **fields: object):  # type: ignore[no-untyped-def]
     from cpwords.specs import parse_spec
 
     return parse_spec({**puzzle, **fields})
+
+
+def brute_force_answers(sides: list[str], words: list[str], k: int) -> list[tuple[str, ...]]:
+    """Every answer of exactly k words, by trying every sequence of distinct playable words."""
+    box = Box.from_sides(sides)
+    playable = [w for w in set(words) if len(w) >= 2 and box.is_playable(w)]
+    letters = set(box.letters)
+    return [seq for seq in itertools.permutations(playable, k)
+            if all(a[-1] == b[0] for a, b in itertools.pairwise(seq))
+            and set("".join(seq)) == letters and (k == 1 or set("".join(seq[:-1])) != letters)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_puzzles(), st.integers(1, 3))
+def test_position_domains_keep_every_answer(puzzle: dict, k: int) -> None:
+    from cpwords.puzzles.letter_boxed.reach import position_domains
+
+    sides, words = puzzle["sides"], puzzle["dictionary"]["words"]
+    table = playable_words(Box.from_sides(sides), Lexicon.from_words(words), min_length=2)
+    if not len(table):
+        return
+    domains = position_domains(table, k)
+    allowed = [{table.words[i] for i in d} for d in domains]
+    for answer in brute_force_answers(sides, words, k):
+        assert all(w in allowed[p] for p, w in enumerate(answer)), (answer, allowed)
+
+
+def test_a_shorter_word_inside_a_longer_one_is_kept_for_the_middle() -> None:
+    # 'acb' has fewer letters than 'aceb' (same ends) but only it leaves 'e' for a third word.
+    puzzle = {"kind": "letter_boxed", "sides": ["ab", "cd", "ef"], "min_word_length": 2,
+              "dictionary": {"words": ["ac", "acb", "aceb", "adfa", "be"]}, "task": "enumerate",
+              "max_words": 3, "limit": None}
+    for engine in ENGINES:
+        result = api.solve(puzzle, engine=engine, seed=1)
+        assert sorted(s.words for s in result.solutions) == [["adfa", "acb", "be"], ["adfa", "aceb"]], engine
+        assert verify.check(_spec(puzzle), result) == []

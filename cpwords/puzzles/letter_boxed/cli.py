@@ -24,6 +24,8 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     p.add_argument("--limit", type=int, metavar="N", help="enumerate: list at most N answers")
     p.add_argument("--par", type=int, help="generate: minimum number of words of the puzzles")
     p.add_argument("--puzzles", type=int, metavar="N", help="generate: how many puzzles")
+    p.add_argument("--max-memory-mb", type=int, metavar="MB",
+                   help="memory budget of the search tables (default 1024)")
     p.add_argument("--blank", action="store_true",
                    help="with --svg: draw the puzzle without its answer, for a player")
     p.set_defaults(func=run)
@@ -37,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     data: dict[str, Any] = {"kind": "letter_boxed"}
     if args.sides:
         data["sides"] = list(args.sides)
-    for field in ("task", "max_words", "min_word_length", "rank", "limit", "par", "puzzles"):
+    for field in ("task", "max_words", "min_word_length", "rank", "limit", "par", "puzzles", "max_memory_mb"):
         value = getattr(args, field)
         if value is not None:
             data[field] = value

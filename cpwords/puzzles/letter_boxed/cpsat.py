@@ -15,9 +15,10 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpwords.engines import cpsat as engine
-from cpwords.engines.budget import Budget
+from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
 from cpwords.engines.minimum import increasing_k
+from cpwords.puzzles.letter_boxed.reach import domains_or_none
 from cpwords.puzzles.letter_boxed.sizes import enumerate_by_size
 from cpwords.puzzles.letter_boxed.words import BoxProblem, WordTable
 from cpwords.results import Status
@@ -33,7 +34,8 @@ class BoxModel:
     cost: list[cp_model.IntVar]
 
 
-def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule: bool) -> BoxModel:
+def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule: bool,
+                domains: list[list[int]] | None = None) -> BoxModel:
     """The model with ``positions`` word slots.
 
     Parameters
@@ -42,52 +44,65 @@ def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule
         trailing slots may be empty.
     prefix_rule: forbid answers whose words before the last already cover every letter (needed
         when listing or counting; a fewest-words answer obeys it anyway).
+    domains: ``domains[p]`` the words slot p may hold (:func:`~cpwords.puzzles.letter_boxed.reach.
+        position_domains`); every word in every slot when None.
     """
     n, w_count = table.box.n, len(table)
     m = cp_model.CpModel()
     none = n
-    rows = [(i + 1, table.first[i], table.last[i], table.cost[i], table.mask[i].bit_count())
-            for i in range(w_count)]
-    if not all_used:
-        rows.insert(0, (0, none, none, 0, 0))
-    costs = sorted({r[3] for r in rows})
+    if domains is None:
+        domains = [list(range(w_count))] * positions
+    costs = sorted({table.cost[i] for d in domains for i in d} | ({0} if not all_used else set()))
     word, first, last, cost, picks, used, distinct = [], [], [], [], [], [], []
     for p in range(positions):
-        x = m.new_int_var(0 if not all_used else 1, w_count, f"word_{p + 1}")
+        rows = [(i + 1, table.first[i], table.last[i], table.cost[i], table.mask[i].bit_count()) for i in domains[p]]
+        if not all_used:
+            rows.insert(0, (0, none, none, 0, 0))
+        x = m.new_int_var_from_domain(cp_model.Domain.from_values([r[0] for r in rows]), f"word_{p + 1}")
         f = m.new_int_var(0, n, f"first_{p + 1}")
         e = m.new_int_var(0, n, f"last_{p + 1}")
         c = m.new_int_var_from_domain(cp_model.Domain.from_values(costs), f"cost_{p + 1}")
         d = m.new_int_var(0, n, f"distinct_letters_{p + 1}")
         m.add_allowed_assignments([x, f, e, c, d], rows)
         distinct.append(d)
-        pick = [m.new_bool_var(f"pick_{p + 1}_{v}") for v in range(w_count + 1)]
-        m.add_map_domain(x, pick)
+        pick = {r[0] - 1: m.new_bool_var(f"pick_{p + 1}_{r[0]}") for r in rows}
+        m.add_exactly_one(pick.values())
+        m.add(x == sum((i + 1) * b for i, b in pick.items()))
         word.append(x)
         first.append(f)
         last.append(e)
         cost.append(c)
         picks.append(pick)
-        used.append(pick[0].Not())
-        if all_used:
-            m.add(pick[0] == 0)
+        if -1 in pick:
+            used.append(pick[-1].Not())
+        else:
+            always = m.new_bool_var(f"used_{p + 1}")
+            m.add(always == 1)
+            used.append(always)
     for p in range(positions - 1):
         m.add_implication(used[p + 1], used[p])  # empties only at the end
         m.add(first[p + 1] == last[p]).only_enforce_if(used[p + 1])
     # Redundant: the words' distinct letters add up to at least n. Gives the solver a lower bound
     # on the number of words (e.g. 12 letters, at most 8 distinct in a word: 2 words or more).
     m.add(sum(distinct) >= n)
-    containing = [[i for i in range(w_count) if table.mask[i] >> letter & 1] for letter in range(n)]
     for letter in range(n):
-        m.add_bool_or([picks[p][i + 1] for p in range(positions) for i in containing[letter]])
-    for i in range(w_count):
-        m.add_at_most_one(picks[p][i + 1] for p in range(positions))
+        m.add_bool_or([b for p in range(positions) for i, b in picks[p].items() if i >= 0 and table.mask[i] >> letter & 1])
+    at: dict[int, list[Any]] = {}
+    for pick in picks:
+        for i, b in pick.items():
+            if i >= 0:
+                at.setdefault(i, []).append(b)
+    for bs in at.values():
+        if len(bs) > 1:
+            m.add_at_most_one(bs)
     if prefix_rule:
         covered = None
         for p in range(positions - 1):
             has = []
             for letter in range(n):
                 h = m.new_bool_var(f"covers_{p + 1}_{table.box.letters[letter]}")
-                m.add_max_equality(h, [picks[p][i + 1] for i in containing[letter]] or [m.new_constant(0)])
+                m.add_max_equality(h, [b for i, b in picks[p].items() if i >= 0 and table.mask[i] >> letter & 1]
+                                   or [m.new_constant(0)])
                 if covered is not None:
                     both = m.new_bool_var(f"covered_{p + 1}_{table.box.letters[letter]}")
                     m.add_max_equality(both, [h, covered[letter]])
@@ -120,9 +135,17 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     small model is proved quickly while the objective model must rule out all its empty patterns.
     """
     table = problem.candidates
+    domains: dict[int, list[list[int]]] = {}
 
     def exactly(k: int, budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
-        bm = build_model(table, k, all_used=True, prefix_rule=False)
+        try:
+            found_domains = domains_or_none(table, k, spec, budget)
+        except SearchTimeout:
+            return Status.UNKNOWN, None, {}
+        if found_domains is None:
+            return Status.INFEASIBLE, None, {}
+        domains[k] = found_domains
+        bm = build_model(table, k, all_used=True, prefix_rule=False, domains=found_domains)
         outcome = _solve(bm.model, spec, budget)
         return outcome.status, (_read(outcome, bm) if outcome.status.solved else None), outcome.stats
 
@@ -131,9 +154,14 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     if first.answer is None:
         return found if first.complete else found.stop(first.stopped)
     answer = first.answer
-    bm2 = build_model(table, len(answer), all_used=True, prefix_rule=False)
+    bm2 = build_model(table, len(answer), all_used=True, prefix_rule=False, domains=domains[len(answer)])
     for x, i in zip(bm2.word, answer, strict=True):
         bm2.model.add_hint(x, i + 1)
+    if table.rank == "letters":
+        # Written one after another with each join letter merged, the words spell a string that
+        # holds every letter: their total length is at least n + k - 1. Often the optimum itself,
+        # and then the solver proves it as soon as it finds it.
+        bm2.model.add(sum(bm2.cost) >= table.box.n + len(answer) - 1)
     bm2.model.minimize(sum(bm2.cost))
     second = _solve(bm2.model, spec, budget)
     engine.add_stats(found.stats, second.stats)
@@ -163,7 +191,13 @@ def _each_size(problem: BoxProblem, spec: Any, on_answer: Any, limit: int | None
     assert table is not None
 
     def enumerate_k(k: int, limit: int | None, budget: Budget) -> tuple[int, str | None]:
-        bm = build_model(table, k, all_used=True, prefix_rule=True)
+        try:
+            domains = domains_or_none(table, k, spec, budget)
+        except SearchTimeout:
+            return 0, budget.reason or "time_limit"
+        if domains is None:
+            return 0, None
+        bm = build_model(table, k, all_used=True, prefix_rule=True, domains=domains)
         run = engine.enumerate_solutions(bm.model, bm.word, budget, on_solution=on_answer, limit=limit,
                                          seed=spec.seed, keep=False)
         return run.count, run.stopped

@@ -11,13 +11,15 @@ from typing import Any
 import numpy as np
 
 from cpwords.engines.budget import Budget
-from cpwords.puzzles.letter_boxed.words import WordTable, drop_dominated
+from cpwords.puzzles.letter_boxed.reach import DEFAULT_MEMORY_MB, MemoryBudgetExceeded, can_finish
+from cpwords.puzzles.letter_boxed.words import WordTable
 
 #: Exact counting keeps one n x n matrix per subset of the box letters: 2^n of them.
 MAX_COUNT_LETTERS = 16
 
 
-def min_words(table: WordTable, max_words: int, budget: Budget | None = None) -> tuple[int, int, list[int]] | None:
+def min_words(table: WordTable, max_words: int, budget: Budget | None = None, *,
+              max_memory_mb: int | None = DEFAULT_MEMORY_MB) -> tuple[int, int, list[int]] | None:
     """A best answer: fewest words, then least total cost (``table.cost``).
 
     Breadth-first over layers of states (last letter, covered mask, cost). A state is dropped when
@@ -31,6 +33,8 @@ def min_words(table: WordTable, max_words: int, budget: Budget | None = None) ->
     table: playable words (dominated words may be dropped beforehand: the optimum is unchanged).
     max_words: largest number of words tried.
     budget: checked between layers and while a layer is built (raises SearchTimeout when spent).
+    max_memory_mb: the states kept (every layer, for the path back) may take at most this much;
+        MemoryBudgetExceeded is raised before a layer would pass it.
 
     Returns
     -------
@@ -62,7 +66,7 @@ def min_words(table: WordTable, max_words: int, budget: Budget | None = None) ->
     check = budget.check if budget is not None else (lambda: None)
     for k in range(2, max_words + 1):
         check()
-        done = _finish(s_end, s_mask, s_cost, starting, mask, cost, n, full)
+        done = _finish(s_end, s_mask, s_cost, starting, mask, cost, n, full, check)
         if done is not None:
             state, word, total = done
             return k, total, _path(parents, state) + [word]
@@ -72,7 +76,10 @@ def min_words(table: WordTable, max_words: int, budget: Budget | None = None) ->
             keep = _prune(s_end, s_mask, s_cost, n)
             s_end, s_mask, s_cost = s_end[keep], s_mask[keep], s_cost[keep]
             parents[0] = (parents[0][0][keep], parents[0][1][keep])
-        s_end, s_mask, s_cost, parent, word = _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n, check)
+        kept_bytes = sum(p.nbytes + w.nbytes for p, w in parents) + 3 * s_end.nbytes
+        cap = None if max_memory_mb is None else max(0, (max_memory_mb * 2**20 - kept_bytes) // _STATE_BYTES)
+        s_end, s_mask, s_cost, parent, word = _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n, check,
+                                                      cap=cap, max_memory_mb=max_memory_mb)
         if not len(s_end):
             break
         parents.append((parent, word))
@@ -97,10 +104,7 @@ def _pareto_front(masks: np.ndarray, costs: np.ndarray) -> np.ndarray:
 def _prune(ends: np.ndarray, masks: np.ndarray, costs: np.ndarray, n: int, *, pareto_up_to: int = 20000) -> np.ndarray:
     """Indexes of the states worth keeping: the cheapest per (last letter, mask), then the Pareto
     front per last letter (skipped for very large layers, where it would cost more than it saves)."""
-    key = (ends << n) | masks
-    order = np.lexsort((costs, key))
-    _, first_of_key = np.unique(key[order], return_index=True)
-    keep = order[first_of_key]
+    keep = _cheapest_per_state(ends, masks, costs, n)
     if len(keep) > pareto_up_to:
         return keep
     out = []
@@ -111,45 +115,88 @@ def _prune(ends: np.ndarray, masks: np.ndarray, costs: np.ndarray, n: int, *, pa
     return np.concatenate(out) if out else keep[:0]
 
 
-def _finish(s_end, s_mask, s_cost, finishing, mask, cost, n, full):
-    """The cheapest (state, word, total cost) where one more word covers every letter, or None."""
+def _finish(s_end, s_mask, s_cost, finishing, mask, cost, n, full, check=lambda: None):
+    """The cheapest (state, word, total cost) where one more word covers every letter, or None.
+
+    States are tried in blocks against the words (bounded temporary arrays)."""
     best = None
     for letter in range(n):
         here = np.flatnonzero(s_end == letter)
         nxt = finishing[letter]
         if not len(here) or not len(nxt):
             continue
-        covers = (s_mask[here][:, None] | mask[nxt][None, :]) == full
-        if not covers.any():
-            continue
-        total = np.where(covers, s_cost[here][:, None] + cost[nxt][None, :], np.iinfo(np.int64).max)
-        i, j = np.unravel_index(np.argmin(total), total.shape)
-        if best is None or total[i, j] < best[2]:
-            best = (int(here[i]), int(nxt[j]), int(total[i, j]))
+        step = max(1, _EXPAND_CHUNK // len(nxt))
+        for i in range(0, len(here), step):
+            check()
+            block = here[i:i + step]
+            covers = (s_mask[block][:, None] | mask[nxt][None, :]) == full
+            if not covers.any():
+                continue
+            rows, cols = np.nonzero(covers)
+            totals = s_cost[block][rows] + cost[nxt][cols]
+            j = int(np.argmin(totals))
+            if best is None or totals[j] < best[2]:
+                best = (int(block[rows[j]]), int(nxt[cols[j]]), int(totals[j]))
     return best
 
 
-def _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n, check):
-    """Next layer: every state followed by every word starting with its last letter, pruned."""
-    ends, masks, costs, parents, words = [], [], [], [], []
+#: Bytes a state costs while a layer is built: five int64 arrays, sorting and pruning copies.
+_STATE_BYTES = 160
+#: States expanded at once (bounds the temporary arrays of one step).
+_EXPAND_CHUNK = 1 << 20
+
+
+def _expand(s_end, s_mask, s_cost, starting, last, mask, cost, n, check, *, cap=None, max_memory_mb=None):
+    """Next layer: every state followed by every word starting with its last letter, pruned.
+
+    Built in chunks, each pruned to its cheapest state per (last letter, covered letters) before
+    the next, so memory follows the distinct states rather than states x words; raises
+    MemoryBudgetExceeded once the distinct states pass ``cap``."""
+    parts: list[tuple[np.ndarray, ...]] = []
+    held = 0
     for letter in range(n):
         check()
         here = np.flatnonzero(s_end == letter)
         nxt = starting[letter]
         if not len(here) or not len(nxt):
             continue
-        p = np.repeat(here, len(nxt))
-        w = np.tile(nxt, len(here))
-        ends.append(last[w])
-        masks.append(s_mask[p] | mask[w])
-        costs.append(s_cost[p] + cost[w])
-        parents.append(p)
-        words.append(w)
-    if not ends:
+        step = max(1, _EXPAND_CHUNK // len(nxt))
+        for i in range(0, len(here), step):
+            check()
+            block = here[i:i + step]
+            p = np.repeat(block, len(nxt))
+            w = np.tile(nxt, len(block))
+            e, m, c = last[w], s_mask[p] | mask[w], s_cost[p] + cost[w]
+            keep = _cheapest_per_state(e, m, c, n)
+            parts.append((e[keep], m[keep], c[keep], p[keep], w[keep]))
+            held += len(keep)
+            if held > 4 * _EXPAND_CHUNK:
+                parts = [_merge(parts, n)]
+                held = len(parts[0][0])
+            if cap is not None and held > cap:
+                raise MemoryBudgetExceeded(
+                    f"the native search over a box of {n} letters passed its memory budget of {max_memory_mb:,} MB "
+                    f"(max_memory_mb) with over {held:,} states in one layer; use a smaller dictionary, "
+                    "fewer letters or raise max_memory_mb")
+    if not parts:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, empty, empty
-    e, m, c, p, w = (np.concatenate(x) for x in (ends, masks, costs, parents, words))
+    e, m, c, p, w = _merge(parts, n)
     keep = _prune(e, m, c, n)
+    return e[keep], m[keep], c[keep], p[keep], w[keep]
+
+
+def _cheapest_per_state(ends: np.ndarray, masks: np.ndarray, costs: np.ndarray, n: int) -> np.ndarray:
+    """Indexes of the cheapest entry of each (last letter, covered letters) state."""
+    key = (ends << n) | masks
+    order = np.lexsort((costs, key))
+    _, first_of_key = np.unique(key[order], return_index=True)
+    return order[first_of_key]
+
+
+def _merge(parts: list[tuple[np.ndarray, ...]], n: int) -> tuple[np.ndarray, ...]:
+    e, m, c, p, w = (np.concatenate(x) for x in zip(*parts, strict=True))
+    keep = _cheapest_per_state(e, m, c, n)
     return e[keep], m[keep], c[keep], p[keep], w[keep]
 
 
@@ -292,32 +339,17 @@ def count_answers(table: WordTable, max_words: int, budget: Budget | None = None
 # ------------------------------------------------------------------ lazy enumeration
 
 
-def can_finish(table: WordTable, max_words: int) -> list[np.ndarray]:
-    """``reach[r][e, m]``: some chain of exactly r more words from last letter e covers every letter
-    when m is covered so far (repeats allowed: a relaxation used to prune the enumeration)."""
-    n, full = table.box.n, table.box.full
-    classes = drop_dominated(WordTable(table.box, table.words, table.first, table.last, table.mask,
-                                       [0] * len(table)))
-    masks = np.arange(1 << n, dtype=np.int64)
-    reach = [np.zeros((n, 1 << n), dtype=bool)]
-    reach[0][:, full] = True
-    for _ in range(max_words):
-        prev, nxt = reach[-1], np.zeros((n, 1 << n), dtype=bool)
-        for f, e, m in zip(classes.first, classes.last, classes.mask, strict=True):
-            nxt[f] |= prev[e][masks | m]
-        reach.append(nxt)
-    return reach
-
-
 def enumerate_answers(table: WordTable, max_words: int, *, min_words: int = 1,
-                      budget: Budget | None = None) -> Iterator[list[int]]:
+                      budget: Budget | None = None,
+                      max_memory_mb: int | None = DEFAULT_MEMORY_MB) -> Iterator[list[int]]:
     """Answers (word indexes) of min_words, ..., max_words words, lazily, by depth-first search.
 
-    Pruned with :func:`can_finish`. Raises :class:`~cpwords.engines.budget.SearchTimeout` once
-    the ``budget`` is spent.
+    Pruned with :func:`~cpwords.puzzles.letter_boxed.reach.can_finish`. Raises
+    :class:`~cpwords.engines.budget.SearchTimeout` once the ``budget`` is spent and
+    MemoryBudgetExceeded when the pruning tables would pass ``max_memory_mb``.
     """
     n, full = table.box.n, table.box.full
-    reach = can_finish(table, max_words)
+    reach = can_finish(table, max_words - 1, budget, max_memory_mb=max_memory_mb)
     starting: list[list[int]] = [[] for _ in range(n)]
     for i, f in enumerate(table.first):
         starting[f].append(i)

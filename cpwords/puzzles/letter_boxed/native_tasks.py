@@ -12,9 +12,10 @@ import time
 from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
-from cpwords.engines.found import Found
+from cpwords.engines.found import MEMORY, Found
 from cpwords.errors import InputError
 from cpwords.puzzles.letter_boxed import native
+from cpwords.puzzles.letter_boxed.reach import MemoryBudgetExceeded
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, drop_dominated, playable_words
 
 
@@ -23,7 +24,7 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     t0 = time.perf_counter()
     table = problem.candidates
     try:
-        best = native.min_words(table, spec.max_words, budget)
+        best = native.min_words(table, spec.max_words, budget, max_memory_mb=spec.max_memory_mb)
     except SearchTimeout:
         return Found(stats={"search_s": round(time.perf_counter() - t0, 6)}).stop(budget.reason)
     stats = {"search_s": round(time.perf_counter() - t0, 6)}
@@ -39,13 +40,16 @@ def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     assert table is not None
     found = Found()
     try:
-        for answer in native.enumerate_answers(table, spec.max_words, budget=budget):
+        for answer in native.enumerate_answers(table, spec.max_words, budget=budget,
+                                                  max_memory_mb=spec.max_memory_mb):
             if spec.limit is not None and len(found.answers) >= spec.limit:
                 found.stop("limit")
                 break
             found.answers.append(problem.words_of(table, answer))
     except SearchTimeout:
         found.stop(budget.reason)
+    except MemoryBudgetExceeded as exc:
+        found.stop(MEMORY).message = str(exc)
     found.count = len(found.answers)
     found.stats["search_s"] = round(time.perf_counter() - t0, 6)
     return found
@@ -64,10 +68,13 @@ def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
             by_words.update(native.count_answers(table, spec.max_words, budget))
         else:
             found.stats["method"] = "enumeration"
-            for answer in native.enumerate_answers(table, spec.max_words, budget=budget):
+            for answer in native.enumerate_answers(table, spec.max_words, budget=budget,
+                                                  max_memory_mb=spec.max_memory_mb):
                 by_words[len(answer)] += 1
     except SearchTimeout:
         found.stop(budget.reason)
+    except MemoryBudgetExceeded as exc:
+        found.stop(MEMORY).message = str(exc)
     found.count = sum(by_words.values())
     found.stats["search_s"] = round(time.perf_counter() - t0, 6)
     return found
@@ -105,7 +112,7 @@ def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
             table = playable_words(Box.from_sides(sides), problem.lexicon, min_length=spec.min_word_length,
                                    rank=spec.rank)
             candidates = drop_dominated(table)
-            best = native.min_words(candidates, spec.par, budget)
+            best = native.min_words(candidates, spec.par, budget, max_memory_mb=spec.max_memory_mb)
             if best is None or best[0] != spec.par:
                 continue
             at_par = native.count_answers(table, spec.par, budget)[spec.par]

@@ -9,57 +9,85 @@ words are enumerated with blocking clauses projected on the ``pick`` variables.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
+from pysat.card import ITotalizer
+
 from cpwords.engines import sat as engine
-from cpwords.engines.budget import Budget
+from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
 from cpwords.engines.minimum import increasing_k
+from cpwords.puzzles.letter_boxed.reach import domains_or_none
 from cpwords.puzzles.letter_boxed.sizes import enumerate_by_size
 from cpwords.puzzles.letter_boxed.words import BoxProblem, WordTable
 from cpwords.results import Status
 
+#: MiniSat stopped at its deadline where Glucose 4 ran on past it (a 12-letter box: 2.2 s for a
+#: 0.3 s limit), and CaDiCaL cannot be interrupted at all. With the pruned positions
+#: (:mod:`~cpwords.puzzles.letter_boxed.reach`) the formulas are small, so MiniSat's speed is no
+#: loss. (Unpruned 24-letter formulas kept even MiniSat past its deadline: such boxes are refused
+#: by the memory budget of the pruning tables instead.)
+SOLVER = "minisat22"
+
 
 @dataclass
 class BoxCnf:
-    """The CNF and the variables to read an answer from."""
+    """The CNF and the variables to read an answer from: ``pick[p]`` maps each word that
+    position p may hold to its variable."""
 
     cnf: engine.CnfModel
-    pick: list[list[int]]
+    pick: list[dict[int, int]]
     used: list[int]
 
+    def pick_vars(self) -> list[int]:
+        """Every pick variable (the projection of an enumeration)."""
+        return [v for row in self.pick for v in row.values()]
 
-def build_cnf(table: WordTable, positions: int, *, all_used: bool, prefix_rule: bool) -> BoxCnf:
-    """CNF with ``positions`` word slots (see :func:`cpwords.puzzles.letter_boxed.cpsat.build_model`)."""
+
+def build_cnf(table: WordTable, positions: int, *, all_used: bool, prefix_rule: bool,
+              domains: list[list[int]] | None = None, budget: Budget | None = None) -> BoxCnf:
+    """CNF with ``positions`` word slots (see :func:`cpwords.puzzles.letter_boxed.cpsat.build_model`).
+
+    ``domains[p]``: the words position p may hold (:func:`~cpwords.puzzles.letter_boxed.reach.
+    position_domains`); every word everywhere when None.
+    """
     n, w_count = table.box.n, len(table)
-    m = engine.CnfModel()
-    pick = [[m.var(("pick", p, i)) for i in range(w_count)] for p in range(positions)]
+    m = engine.CnfModel(budget)
+    if domains is None:
+        domains = [list(range(w_count))] * positions
+    pick = [{i: m.var(("pick", p, i)) for i in domains[p]} for p in range(positions)]
     used = [m.var(("used", p)) for p in range(positions)]
     for p in range(positions):
-        m.at_most_one(pick[p])
-        m.equiv_or(used[p], pick[p])
+        _at_most_one(m, list(pick[p].values()))
+        m.equiv_or(used[p], list(pick[p].values()))
         if all_used:
             m.add([used[p]])
-        ends = [m.var(("ends", p, letter)) for letter in range(n)]
-        for letter in range(n):
-            m.equiv_or(ends[letter], [pick[p][i] for i in range(w_count) if table.last[i] == letter])
         if p + 1 < positions:
+            ends = {}
+            for letter in {table.first[i] for i in pick[p + 1]}:
+                ends[letter] = m.var(("ends", p, letter))
+                m.equiv_or(ends[letter], [v for i, v in pick[p].items() if table.last[i] == letter])
             m.implies(used[p + 1], used[p])  # empties only at the end
-            for i in range(w_count):
-                m.implies(m.var(("pick", p + 1, i)), ends[table.first[i]])
-    containing = [[i for i in range(w_count) if table.mask[i] >> c & 1] for c in range(n)]
+            for i, v in pick[p + 1].items():
+                m.implies(v, ends[table.first[i]])
     for c in range(n):
-        m.at_least_one([pick[p][i] for p in range(positions) for i in containing[c]])
-    for i in range(w_count):
-        m.at_most_one([pick[p][i] for p in range(positions)])
+        m.at_least_one([v for p in range(positions) for i, v in pick[p].items() if table.mask[i] >> c & 1])
+    at: dict[int, list[int]] = {}
+    for row in pick:
+        for i, v in row.items():
+            at.setdefault(i, []).append(v)
+    for vs in at.values():
+        if len(vs) > 1:
+            _at_most_one(m, vs)
     if prefix_rule:
         covered: list[int] | None = None
         for p in range(positions - 1):
             now = []
             for c in range(n):
                 has = m.new_var()
-                m.equiv_or(has, [pick[p][i] for i in containing[c]])
+                m.equiv_or(has, [v for i, v in pick[p].items() if table.mask[i] >> c & 1])
                 if covered is not None:
                     both = m.new_var()
                     m.equiv_or(both, [has, covered[c]])
@@ -70,14 +98,32 @@ def build_cnf(table: WordTable, positions: int, *, all_used: bool, prefix_rule: 
     return BoxCnf(m, pick, used)
 
 
+def _at_most_one(m: engine.CnfModel, lits: list[int]) -> None:
+    """At most one of ``lits``: pairwise when few, else a ladder (``x_i → s_i``, ``s_i → s_{i+1}``,
+    ``x_{i+1} → ¬s_i``) written clause by clause, so a big model checks the budget as it grows."""
+    if len(lits) <= 6:
+        m.at_most_one(lits)
+        return
+    prev = None
+    for x in lits:
+        if prev is not None:
+            m.add([-x, -prev])
+        s = m.new_var()
+        m.add([-x, s])
+        if prev is not None:
+            m.add([-prev, s])
+        prev = s
+
+
 def _decode(bc: BoxCnf, true_vars: set[int]) -> list[int]:
     out: list[int] = []
     for row in bc.pick:
-        out.extend(i for i, v in enumerate(row) if v in true_vars)
+        out.extend(i for i, v in row.items() if v in true_vars)
     return out
 
 
-def _cheapest(table: WordTable, k: int, budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
+def _cheapest(table: WordTable, k: int, budget: Budget,
+              domains: list[list[int]] | None = None) -> tuple[Status, list[int] | None, dict[str, Any]]:
     """Among answers of exactly k words, one of least total cost.
 
     ``letters``: unary counters ``("long", p, t)`` (word at p has at least t letters), whose number
@@ -85,22 +131,22 @@ def _cheapest(table: WordTable, k: int, budget: Budget) -> tuple[Status, list[in
     ``common`` (rareness spans 1 .. 10^7, too wide for unary counters): the k-word answers are
     enumerated with blocking clauses and the cheapest kept.
     """
-    bc = build_cnf(table, k, all_used=True, prefix_rule=False)
-    # CaDiCaL proves these bounds about twice as fast as Glucose but cannot be interrupted: it is
-    # used only when the run has no deadline.
-    solver_name = "cadical153" if not budget.limited else engine.DEFAULT_SOLVER
+    bc = build_cnf(table, k, all_used=True, prefix_rule=False, domains=domains, budget=budget)
+    solver_name = SOLVER
     if table.rank == "letters":
         longest = max(len(w) for w in table.words)
         longs = [[bc.cnf.var(("long", p, t)) for t in range(1, longest + 1)] for p in range(k)]
         for p in range(k):
             for t in range(1, longest):
                 bc.cnf.implies(longs[p][t], longs[p][t - 1])
-            for i, w in enumerate(table.words):
-                bc.cnf.implies(bc.pick[p][i], longs[p][len(w) - 1])
-        outcome, best = engine.minimise_count(bc.cnf, [v for row in longs for v in row], budget,
-                                              solver_name=solver_name)
-        answer = _decode(bc, outcome.true_vars) if best is not None else None
-        return outcome.status, answer, outcome.stats
+            for i, v in bc.pick[p].items():
+                bc.cnf.implies(v, longs[p][len(table.words[i]) - 1])
+        # Written one after another with each join letter merged, the words spell a string that
+        # holds every letter: their total length is at least n + k - 1, a bound that ends the
+        # descent as soon as it is met (often at once).
+        status, true_vars, stats = _minimise_total(bc.cnf, [v for row in longs for v in row],
+                                                   table.box.n + k - 1, budget)
+        return status, (_decode(bc, true_vars) if true_vars else None), stats
     best_answer: list[list[int]] = []
 
     def keep_cheapest(chosen: set[int]) -> None:
@@ -108,11 +154,43 @@ def _cheapest(table: WordTable, k: int, budget: Budget) -> tuple[Status, list[in
         if not best_answer or sum(table.cost[i] for i in answer) < sum(table.cost[i] for i in best_answer[0]):
             best_answer[:] = [answer]
 
-    projection = [v for row in bc.pick for v in row]
-    run = engine.enumerate_models(bc.cnf, projection, budget, on_model=keep_cheapest, keep=False,
+    run = engine.enumerate_models(bc.cnf, bc.pick_vars(), budget, on_model=keep_cheapest, keep=False,
                                   solver_name=solver_name)
     status = Status.OPTIMAL if run.complete else Status.FEASIBLE
     return status, (best_answer[0] if best_answer else None), run.stats
+
+
+def _minimise_total(cnf: engine.CnfModel, lits: list[int], lower: int,
+                    budget: Budget) -> tuple[Status, set[int], dict[str, Any]]:
+    """Fewest true ``lits``, known to be at least ``lower``: each answer with t true is followed
+    by a call allowing at most t-1 (an incremental totalizer), until unsatisfiable, the bound is
+    met or the budget ends. Returns (status, true variables of the best answer, figures)."""
+    t0 = time.perf_counter()
+    tot = ITotalizer(lits=lits, ubound=len(lits), top_id=cnf.pool.top)
+    cnf.pool.occupy(cnf.pool.top + 1, tot.top_id)
+    best: set[int] = set()
+    calls = 0
+    status = Status.UNKNOWN
+    with engine.new_solver(cnf, SOLVER) as solver:
+        solver.append_formula(tot.cnf.clauses)
+        assumptions: list[int] = []
+        while True:
+            calls += 1
+            answer = engine.run(solver, budget, assumptions, name=SOLVER)
+            if answer is None:
+                status = Status.FEASIBLE if best else Status.UNKNOWN
+                break
+            if not answer:
+                status = Status.OPTIMAL if best else Status.INFEASIBLE
+                break
+            best = {v for v in solver.get_model() if v > 0}
+            t = sum(1 for v in lits if v in best)
+            if t <= lower:
+                status = Status.OPTIMAL
+                break
+            assumptions = [-tot.rhs[t - 1]]
+    tot.delete()
+    return status, best, {"solver_s": round(time.perf_counter() - t0, 6), "solver_calls": calls}
 
 
 def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
@@ -124,10 +202,17 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     is kept for comparison.
     """
     table = problem.candidates
+    domains: dict[int, list[list[int]] | None] = {}
 
     def exactly(k: int, budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
-        bc = build_cnf(table, k, all_used=True, prefix_rule=False)
-        outcome = engine.solve(bc.cnf, budget)
+        try:
+            domains[k] = domains_or_none(table, k, spec, budget)
+            if domains[k] is None:
+                return Status.INFEASIBLE, None, {}
+            bc = build_cnf(table, k, all_used=True, prefix_rule=False, domains=domains[k], budget=budget)
+        except SearchTimeout:
+            return Status.UNKNOWN, None, {}
+        outcome = engine.solve(bc.cnf, budget, solver_name=SOLVER)
         return outcome.status, (_decode(bc, outcome.true_vars) if outcome.status.solved else None), outcome.stats
 
     first = increasing_k(range(1, spec.max_words + 1), exactly, budget)
@@ -136,7 +221,10 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
         return found if first.complete else found.stop(first.stopped)
     answer = first.answer
     found.objective = len(answer)
-    status, cheapest, more = _cheapest(table, len(answer), budget)
+    try:
+        status, cheapest, more = _cheapest(table, len(answer), budget, domains.get(len(answer)))
+    except SearchTimeout:
+        status, cheapest, more = Status.FEASIBLE, None, {}
     found.stats["solver_s"] = round(found.stats.get("solver_s", 0.0) + more.get("solver_s", 0.0), 6)
     found.answers = [problem.words_of(table, cheapest if cheapest is not None else answer)]
     if status is not Status.OPTIMAL:
@@ -150,7 +238,8 @@ def min_words_by_totalizer(spec: Any, table: WordTable, budget: Budget | None = 
     """The fewest words from one CNF with ``max_words`` positions (empties only at the end),
     minimising the used positions incrementally with ``minimise_count``."""
     bc = build_cnf(table, spec.max_words, all_used=False, prefix_rule=False)
-    outcome, best_k = engine.minimise_count(bc.cnf, bc.used, budget or Budget(spec.time_limit))
+    outcome, best_k = engine.minimise_count(bc.cnf, bc.used, budget or Budget(spec.time_limit),
+                                            solver_name=SOLVER)
     return outcome.status, best_k
 
 
@@ -160,10 +249,16 @@ def _each_size(problem: BoxProblem, spec: Any, on_answer: Any, limit: int | None
     assert table is not None
 
     def enumerate_k(k: int, limit: int | None, budget: Budget) -> tuple[int, str | None]:
-        bc = build_cnf(table, k, all_used=True, prefix_rule=True)
-        projection = [v for row in bc.pick for v in row]
+        try:
+            domains = domains_or_none(table, k, spec, budget)
+            if domains is None:
+                return 0, None
+            bc = build_cnf(table, k, all_used=True, prefix_rule=True, domains=domains, budget=budget)
+        except SearchTimeout:
+            return 0, budget.reason or "time_limit"
         callback = None if on_answer is None else (lambda chosen: on_answer(_decode(bc, chosen)))
-        run = engine.enumerate_models(bc.cnf, projection, budget, on_model=callback, limit=limit, keep=False)
+        run = engine.enumerate_models(bc.cnf, bc.pick_vars(), budget, on_model=callback, limit=limit, keep=False,
+                                      solver_name=SOLVER)
         return run.count, run.stopped
 
     return enumerate_by_size(spec, enumerate_k, limit, budget)

@@ -11,8 +11,9 @@ from typing import Any
 
 from cpwords import puzzles
 from cpwords.engines.budget import Budget
-from cpwords.engines.found import Found
-from cpwords.lexicon import Lexicon, load_lexicon
+from cpwords.engines.found import MEMORY, Found
+from cpwords.lexicon import Lexicon, lexicon_for
+from cpwords.puzzles.letter_boxed.reach import MemoryBudgetExceeded
 from cpwords.puzzles.letter_boxed.solution import LetterBoxedSolution
 from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, check_letters_reachable, playable_words
@@ -27,7 +28,7 @@ def solve(spec: LetterBoxedSpec, budget: Budget) -> Result:
     InputError for a bad dictionary (unknown name, unreadable file, no words).
     """
     t0 = time.perf_counter()
-    lexicon = load_lexicon(spec.dictionary)
+    lexicon = lexicon_for(spec)  # generate: no offensive words unless the spec says
     problem = BoxProblem(lexicon)
     stats: dict[str, Any] = {"dictionary": spec.dictionary.label()}
     if spec.task != "generate":
@@ -46,8 +47,12 @@ def solve(spec: LetterBoxedSpec, budget: Budget) -> Result:
     if spec.task == "min_words":
         stats["candidate_words"] = len(problem.candidates)
     stats["prepare_s"] = round(time.perf_counter() - t0, 6)
-    found = puzzles.get(spec.kind).run(problem, spec, budget)
-    solutions = found.convert(lambda answer: _solution(answer, lexicon), budget)
+    try:
+        found = puzzles.get(spec.kind).run(problem, spec, budget)
+    except MemoryBudgetExceeded as exc:
+        found = Found(message=str(exc)).stop(MEMORY)
+    # One best answer always converts (in microseconds); only listings are cut at the deadline.
+    solutions = found.convert(lambda answer: _solution(answer, lexicon), None if spec.task == "min_words" else budget)
     if spec.task == "enumerate":
         solutions.sort(key=sort_key(spec.rank))
     if "count_by_words" in found.stats:

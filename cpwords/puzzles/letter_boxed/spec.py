@@ -61,6 +61,11 @@ class LetterBoxedSpec(BaseSpec):
     """``generate``: letters on each side of the generated boxes."""
     attempts: int = Field(default=100, ge=1)
     """``generate``: random boxes tried before ranking the ones that reach ``par``."""
+    max_memory_mb: int = Field(default=1024, ge=16)
+    """Memory budget of the search tables, in MB: the native search over (last letter, covered
+    letters) states and the tables that prune every engine grow with 2^letters; a box whose
+    tables would pass the budget stops with status ``unknown`` (or the best so far) and a
+    message instead of filling the memory."""
 
     @field_validator("sides")
     @classmethod

@@ -1,0 +1,174 @@
+"""Which covered-letter sets can still be finished, and which words can stand at each position.
+
+Both are computed over sets of box letters (bitmasks, one boolean array of 2^n entries per letter)
+and allow a word to repeat, so they are *relaxations*: every real answer passes them, some
+non-answers do too. The native enumeration prunes with :func:`can_finish`; the CP-SAT and SAT
+models take :func:`position_domains` as the words each position may hold, which shrinks them
+from every playable word to the few that can take part in an answer of k words (a sound
+presolve: the solvers still prove the fewest words and the tie-break themselves).
+
+Arrays of 2^n booleans per letter and per step grow fast with the letters of the box: each
+function first checks that its arrays fit the ``max_memory_mb`` budget and raises
+:class:`MemoryBudgetExceeded` otherwise (24 letters: 16 M masks a letter).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+from cpwords.engines.budget import Budget
+from cpwords.puzzles.letter_boxed.words import WordTable
+
+#: Default memory budget of one Letter Boxed search (the ``max_memory_mb`` spec field).
+DEFAULT_MEMORY_MB = 1024
+#: Word masks expanded at once against all 2^n covered sets (bounds the temporary arrays).
+_CHUNK_CELLS = 1 << 22
+
+
+class MemoryBudgetExceeded(Exception):
+    """A search would need more memory than its budget allows; the message says how much."""
+
+
+def _check_memory(needed_bytes: float, max_memory_mb: int | None, what: str) -> None:
+    if max_memory_mb is not None and needed_bytes > max_memory_mb * 2**20:
+        raise MemoryBudgetExceeded(
+            f"{what} needs about {needed_bytes / 2**20:,.0f} MB, more than the memory budget of "
+            f"{max_memory_mb:,} MB (max_memory_mb); use fewer letters, a smaller dictionary or raise max_memory_mb")
+
+
+def _word_groups(table: WordTable) -> dict[tuple[int, int], np.ndarray]:
+    """Distinct word masks per (first letter, last letter). (No dominance here: a word with more
+    letters may complete the box too early, which the rule on words before the last forbids.)"""
+    groups: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for f, e, m in zip(table.first, table.last, table.mask, strict=True):
+        groups[f, e].add(m)
+    return {key: np.array(sorted(masks), dtype=np.int64) for key, masks in groups.items()}
+
+
+def can_finish(table: WordTable, max_words: int, budget: Budget | None = None, *,
+               max_memory_mb: int | None = DEFAULT_MEMORY_MB) -> list[np.ndarray]:
+    """``reach[r][e, m]``: r more words, the first starting at letter e, can cover every letter
+    when the letters m are covered so far, without covering them all before the last word
+    (repeats allowed). ``reach[0][e, m]`` is ``m == full``.
+
+    Raises
+    ------
+    MemoryBudgetExceeded when the arrays would not fit ``max_memory_mb``; SearchTimeout when the
+    budget is spent (checked every chunk of work).
+
+    Example
+    -------
+    >>> from cpwords.puzzles.letter_boxed.words import Box
+    >>> box = Box.from_sides(["ab", "cd", "ef"])
+    >>> t = WordTable(box, ["ace", "ebdf"], [0, 4], [4, 5], [21, 58], [3, 4])
+    >>> reach = can_finish(t, 2)
+    >>> bool(reach[2][0, 0]), bool(reach[1][0, 0])
+    (True, False)
+    """
+    n, full = table.box.n, table.box.full
+    _check_memory((max_words + 2) * n * (1 << n) + 16 * (1 << n) + 8 * _CHUNK_CELLS, max_memory_mb,
+                  f"pruning the search over a box of {n} letters")
+    check = budget.check if budget is not None else (lambda: None)
+    masks = np.arange(1 << n, dtype=np.int64)
+    not_full = masks != full
+    groups = _word_groups(table)
+    reach = [np.zeros((n, 1 << n), dtype=bool)]
+    reach[0][:, full] = True
+    for _ in range(max_words):
+        prev, nxt = reach[-1], np.zeros((n, 1 << n), dtype=bool)
+        for (f, e), word_masks in groups.items():
+            target = prev[e]
+            if not target.any():
+                continue
+            step = max(1, _CHUNK_CELLS >> n)
+            for i in range(0, len(word_masks), step):
+                check()
+                chunk = word_masks[i:i + step]
+                nxt[f] |= target[masks[None, :] | chunk[:, None]].any(axis=0)
+        nxt &= not_full[None, :]
+        reach.append(nxt)
+    return reach
+
+
+def reachable_sets(table: WordTable, k: int, budget: Budget | None = None, *,
+                   max_memory_mb: int | None = DEFAULT_MEMORY_MB) -> list[np.ndarray]:
+    """``seen[p][e, m]``: some chain of p words ends with letter e having covered exactly m, without
+    covering every letter (p = 1 .. k-1; ``seen[0]`` is unused). Repeats allowed."""
+    n, full = table.box.n, table.box.full
+    _check_memory((k + 1) * n * (1 << n) + 16 * (1 << n), max_memory_mb,
+                  f"pruning the search over a box of {n} letters")
+    check = budget.check if budget is not None else (lambda: None)
+    groups = _word_groups(table)
+    seen = [np.zeros((n, 1 << n), dtype=bool)]
+    first = np.zeros((n, 1 << n), dtype=bool)
+    for e, m in zip(table.last, table.mask, strict=True):
+        if m != full:
+            first[e, m] = True
+    seen.append(first)
+    for _ in range(2, k):
+        prev, nxt = seen[-1], np.zeros((n, 1 << n), dtype=bool)
+        sources = [np.flatnonzero(prev[f]) for f in range(n)]
+        for (f, e), word_masks in groups.items():
+            if not len(sources[f]):
+                continue
+            check()
+            nxt[e, (sources[f][None, :] | word_masks[:, None]).ravel()] = True
+        nxt[:, full] = False
+        seen.append(nxt)
+    return seen
+
+
+def position_domains(table: WordTable, k: int, budget: Budget | None = None, *,
+                     max_memory_mb: int | None = DEFAULT_MEMORY_MB) -> list[list[int]]:
+    """For each position p of an answer of exactly k words, the indexes of the words that can
+    stand there: some chain of p words before it and k-1-p after it (repeats allowed) covers
+    every letter with it, and no word before the last completes the box.
+
+    A relaxation: every answer of k words uses only words of these lists at their positions.
+
+    >>> from cpwords.puzzles.letter_boxed.words import Box
+    >>> box = Box.from_sides(["ab", "cd", "ef"])
+    >>> t = WordTable(box, ["ace", "ebdf", "fa", "eca"], [0, 4, 5, 4], [4, 5, 0, 0], [21, 58, 33, 21], [3, 4, 2, 3])
+    >>> position_domains(t, 2)
+    [[0], [1]]
+    """
+    full = table.box.full
+    mask = np.array(table.mask, dtype=np.int64)
+    last = np.array(table.last, dtype=np.int64)
+    if k == 1:
+        return [np.flatnonzero(mask == full).tolist()]
+    reach = can_finish(table, k - 1, budget, max_memory_mb=max_memory_mb)
+    seen = reachable_sets(table, k, budget, max_memory_mb=max_memory_mb)
+    check = budget.check if budget is not None else (lambda: None)
+    domains = [np.flatnonzero((mask != full) & reach[k - 1][last, mask]).tolist()]
+    by_ends: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for w in range(len(table)):
+        by_ends[table.first[w], table.last[w]].append(w)
+    for p in range(1, k):
+        after, keep = reach[k - 1 - p], []
+        for (f, e), words in by_ends.items():
+            before = np.flatnonzero(seen[p][f])
+            if not len(before):
+                continue
+            step = max(1, _CHUNK_CELLS // len(before))
+            for i in range(0, len(words), step):
+                check()
+                chunk = np.array(words[i:i + step], dtype=np.int64)
+                ok = after[e][before[None, :] | mask[chunk][:, None]].any(axis=1)
+                keep.extend(chunk[ok].tolist())
+        domains.append(sorted(keep))
+    return domains
+
+
+def domains_or_none(table: WordTable, k: int, spec: Any, budget: Budget) -> list[list[int]] | None:
+    """:func:`position_domains` within the spec's memory budget, or None when some position can
+    hold no word (then no answer of exactly k words exists).
+
+    Raises MemoryBudgetExceeded when the tables would not fit: the models without them are no
+    smaller (every playable word at every position), and solvers were seen to ignore their
+    interrupts for minutes on such formulas."""
+    domains = position_domains(table, k, budget, max_memory_mb=getattr(spec, "max_memory_mb", DEFAULT_MEMORY_MB))
+    return None if any(not d for d in domains) else domains
