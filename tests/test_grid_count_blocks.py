@@ -14,6 +14,7 @@ from cpwords.engines.budget import SearchTimeout
 from cpwords.geometry import load_grid
 from cpwords.puzzles.word_grid import count_engine, count_k44
 from cpwords.puzzles.word_grid.count import (
+    CountProgress,
     combine_terms,
     count_grids,
     count_grids_einsum,
@@ -228,6 +229,43 @@ def test_budget_stops_the_count() -> None:
         count_grids(problem_of("gridle-7x7", words, True), budget=Tick())
 
 
+def test_stopped_count_keeps_a_lower_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without distinct words the leaves summed before a stop bound the raw count from below."""
+    import cpwords.puzzles.word_grid.count as count_module
+
+    monkeypatch.setattr(count_module, "RUN_CHUNK", 4)
+    words = Path(shared_file("gridle-words-7.txt")).read_text().split()[::50]
+    problem = problem_of("gridle-7x7", words, False)
+    exact = count_grids(problem).raw
+
+    class After:
+        def __init__(self, n: int) -> None:
+            self.calls, self.n = 0, n
+
+        def check(self) -> None:
+            self.calls += 1
+            if self.calls > self.n:
+                raise SearchTimeout("time_limit")
+
+        def expired(self) -> bool:
+            return self.calls > self.n
+
+    total = After(10**9)
+    count_grids(problem, budget=total)
+    bounds = []
+    for n in sorted({37, total.calls - 3, total.calls - 2, total.calls}):
+        progress = CountProgress()
+        try:
+            counted = count_grids(problem, budget=After(n), progress=progress)
+            assert counted.raw == exact == progress.raw_at_least
+        except SearchTimeout:
+            assert progress.raw_at_least is not None and 0 <= progress.raw_at_least <= exact
+            assert progress.terms_done < progress.terms
+        bounds.append(progress.raw_at_least)
+    assert bounds == sorted(bounds) and bounds[-1] == exact
+    assert any(0 < b < exact for b in bounds)
+
+
 def test_agrees_with_einsum_counter_on_gridle_5x5() -> None:
     """The whole 2,315-word Gridle list: new counter == original einsum counter == known figures."""
     path = shared_file("gridle-words-5.txt")
@@ -245,7 +283,7 @@ def test_gridle_7x7_sample_equals_enumeration() -> None:
     """A slice of the game's 7-letter list (real letter statistics): counter == native enumeration."""
     from cpwords.puzzles.word_grid.native_tasks import enumerate_grids
 
-    words = Path(shared_file("gridle-words-7.txt")).read_text().split()[::20]  # 575 words
+    words = Path(shared_file("gridle-words-7.txt")).read_text().split()[::30]  # 383 words
     for distinct in (False, True):
         problem = problem_of("gridle-7x7", words, distinct)
         counted = count_grids(problem)

@@ -8,11 +8,36 @@ the fixed cells and the swap sequence turns the scrambled grid into the answer.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
+from functools import lru_cache
+from pathlib import Path
 
 from cpwords.errors import InputError
-from cpwords.geometry import load_grid
+from cpwords.geometry import GridShape, load_grid
 from cpwords.specs import ALPHABET
+
+
+def _shape(name: str | Path) -> tuple[GridShape, list[tuple[str, list[tuple[int, int]]]]]:
+    """The shape and its slots, parsed once per name and file version (a listing checks
+    thousands of grids)."""
+    try:
+        version = os.stat(name).st_mtime_ns if os.path.isfile(name) else None
+    except OSError:
+        version = None
+    return _parsed_shape(name, version)
+
+
+@lru_cache(maxsize=8)
+def _parsed_shape(name: str | Path, version: int | None) -> tuple[GridShape, list[tuple[str, list[tuple[int, int]]]]]:
+    shape = load_grid(name)
+    return shape, [(direction, list(run)) for direction, run in shape.slots()]
+
+
+@lru_cache(maxsize=8)
+def _pattern(shape: GridShape) -> list[list[bool]]:
+    """Per row, whether each cell is open."""
+    return [[shape.is_open(r, c) for c in range(shape.width)] for r in range(shape.height)]
 
 
 def check(spec, solution) -> list[str]:
@@ -24,23 +49,23 @@ def check(spec, solution) -> list[str]:
     if not rows:
         return ["the answer has no rows"]
     try:
-        shape = load_grid(spec.shape)
+        shape, slots = _shape(spec.shape)
     except InputError as exc:
         return [f"cannot load the shape: {exc.one_line()}"]
     if len(rows) != shape.height or any(len(r) != shape.width for r in rows):
         return [f"the grid is not {shape.height}x{shape.width}"]
-    for r in range(shape.height):
-        for c in range(shape.width):
-            ch = rows[r][c]
-            if shape.is_open(r, c) and ch not in ALPHABET:
+    pattern = _pattern(shape)
+    for r, (row, open_row) in enumerate(zip(rows, pattern, strict=True)):
+        for c, (ch, is_open) in enumerate(zip(row, open_row, strict=True)):
+            if is_open and ch not in ALPHABET:
                 problems.append(f"open cell [{r + 1}, {c + 1}] holds {ch!r}, not a letter")
-            if not shape.is_open(r, c) and ch != "#":
+            if not is_open and ch != "#":
                 problems.append(f"black cell [{r + 1}, {c + 1}] holds {ch!r}")
     if problems:
         return problems
     lexicon = load_lexicon(spec.dictionary)
-    words = ["".join(rows[r][c] for r, c in run) for _, run in shape.slots()]
-    for (direction, run), word in zip(shape.slots(), words, strict=True):
+    words = ["".join(rows[r][c] for r, c in run) for _, run in slots]
+    for (direction, run), word in zip(slots, words, strict=True):
         if word not in lexicon:
             problems.append(f"{direction} slot at [{run[0][0] + 1}, {run[0][1] + 1}] holds {word!r}, not in the dictionary")
     if spec.distinct_words:

@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import re
+import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -62,7 +63,7 @@ from cpwords.puzzles.word_grid.count_network import _UnionFind, build_network, m
 from cpwords.puzzles.word_grid.problem import GridProblem
 
 __all__ = [
-    "GridCount", "Term", "TooLargeToContract", "combine_terms", "count_grids", "count_grids_einsum",
+    "CountProgress", "GridCount", "Term", "TooLargeToContract", "combine_terms", "count_grids", "count_grids_einsum",
     "count_term", "count_terms", "describe_terms", "identified_count", "set_partitions", "slot_partitions",
 ]
 
@@ -283,12 +284,13 @@ def _group_elements(problem: GridProblem) -> list[tuple[Symmetry, bool]]:
 
 
 def _plan(problem: GridProblem, g: Symmetry, partition: tuple[tuple[int, ...], ...],
-          arrays: dict[int, np.ndarray]) -> NetworkPlan:
+          arrays: dict[int, np.ndarray], budget: BudgetLike | None = None) -> NetworkPlan:
     network = build_network(problem, partition, None if g.is_identity else g.perm, arrays)
-    return NetworkPlan(network)
+    return NetworkPlan(network, budget)
 
 
-def count_terms(problem: GridProblem, *, chunk_leaves: int = CHUNK_LEAVES) -> list[Term]:
+def count_terms(problem: GridProblem, *, chunk_leaves: int = CHUNK_LEAVES,
+                budget: BudgetLike | None = None) -> list[Term]:
     """The independent terms of the count (see the module docstring).
 
     Parameters
@@ -297,6 +299,8 @@ def count_terms(problem: GridProblem, *, chunk_leaves: int = CHUNK_LEAVES) -> li
         The grid problem.
     chunk_leaves:
         Terms whose plan has more outer leaves are split into chunks of this many leaves.
+    budget:
+        Checked while the terms are planned (raises SearchTimeout when time is up).
 
     Returns
     -------
@@ -315,7 +319,9 @@ def count_terms(problem: GridProblem, *, chunk_leaves: int = CHUNK_LEAVES) -> li
         if not possible:
             continue
         for partition, weight in _term_classes(problem, g):
-            plan = _plan(problem, g, partition, arrays)
+            if budget is not None:
+                budget.check()
+            plan = _plan(problem, g, partition, arrays, budget)
             if plan.leaves <= chunk_leaves:
                 terms.append(Term(g.name, partition, weight, None, plan.leaves))
                 continue
@@ -353,7 +359,7 @@ def count_term(problem: GridProblem, term: Term, *, budget: BudgetLike | None = 
     byname = {g.name: g for g in problem.group}
     if term.group_element not in byname:
         raise ValueError(f"unknown group element {term.group_element!r}")
-    plan = _plan(problem, byname[term.group_element], term.partition, word_arrays(problem))
+    plan = _plan(problem, byname[term.group_element], term.partition, word_arrays(problem), budget)
     if term.chunk is None:
         return plan.run(0, plan.leaves, budget)
     if plan.leaves != term.leaves:
@@ -385,6 +391,29 @@ def _combine(problem: GridProblem, fixed: dict[str, int], contractions: int) -> 
 
 # ---------------------------------------------------------------- parallel leaves
 
+#: Leaves per piece of the outer loop when a term is summed here (the unit of partial progress).
+RUN_CHUNK = 256
+
+
+@dataclass
+class CountProgress:
+    """How far :func:`count_grids` got: filled in as it goes, so a stopped count still tells.
+
+    Attributes
+    ----------
+    terms: term classes to evaluate (known once listed).
+    terms_done: term classes evaluated.
+    raw_at_least: a proven lower bound on the raw count, or None when the finished part gives
+        none. Without distinct words the raw count is one term (the grids themselves) summed
+        over leaves, so the leaves summed so far bound it from below; with distinct words the
+        terms carry signs and a partial sum bounds nothing.
+    """
+
+    terms: int = 0
+    terms_done: int = 0
+    raw_at_least: int | None = None
+
+
 _SHARED_PLAN: NetworkPlan | None = None
 
 
@@ -393,29 +422,56 @@ def _run_chunk(bounds: tuple[int, int]) -> int:
     return _SHARED_PLAN.run(bounds[0], bounds[1], None)
 
 
-def _run_plan(plan: NetworkPlan, budget: BudgetLike | None, workers: int) -> int:
-    """All leaves of a plan, in ``workers`` forked processes when it is big enough to pay off."""
+def _quiet_worker() -> None:
+    """Ctrl-C reaches the whole process group: the parent stops the pool, the workers stay quiet."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunks(leaves: int, step: int) -> list[tuple[int, int]]:
+    return [(s, min(s + step, leaves)) for s in range(0, leaves, step)]
+
+
+def _run_plan(plan: NetworkPlan, budget: BudgetLike | None, workers: int,
+              on_partial: Any = None) -> int:
+    """All leaves of a plan, in ``workers`` forked processes when it is big enough to pay off.
+
+    ``on_partial(total)`` is called with the sum of the pieces finished so far after each one,
+    so that a stop (SearchTimeout from ``budget.check()``) loses only the pieces under way.
+    """
     if workers <= 1 or plan.leaves < 4 * workers or plan.seconds < 2.0 \
             or "fork" not in multiprocessing.get_all_start_methods():
-        return plan.run(0, plan.leaves, budget)
+        total = 0
+        for start, stop in _chunks(plan.leaves, RUN_CHUNK):
+            total += plan.run(start, stop, budget)
+            if on_partial is not None:
+                on_partial(total)
+        return total
     global _SHARED_PLAN
     _SHARED_PLAN = plan  # inherited by the forked workers
-    step = max(1, plan.leaves // (workers * 16))
-    chunks = [(s, min(s + step, plan.leaves)) for s in range(0, plan.leaves, step)]
+    chunks = _chunks(plan.leaves, max(1, min(RUN_CHUNK, plan.leaves // (workers * 16))))
+    total = 0
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            pending = pool.map_async(_run_chunk, chunks)
-            while not pending.ready():
-                if budget is not None and budget.expired():
-                    pool.terminate()
-                    budget.check()
-                pending.wait(0.2)
-            return sum(pending.get())
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_quiet_worker) as pool:
+            pending = pool.imap_unordered(_run_chunk, chunks)
+            for _ in chunks:
+                while True:
+                    try:
+                        value = pending.next(timeout=0.1)
+                        break
+                    except multiprocessing.TimeoutError:
+                        if budget is not None and budget.expired():
+                            pool.terminate()
+                            budget.check()
+                total += value
+                if on_partial is not None:
+                    on_partial(total)
+            return total
     finally:
         _SHARED_PLAN = None
 
 
-def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, workers: int = 1) -> GridCount:
+def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, workers: int = 1,
+                progress: CountProgress | None = None) -> GridCount:
     """Exact number of grids (all, and modulo the problem's symmetry group).
 
     Parameters
@@ -423,9 +479,13 @@ def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, worke
     problem:
         The grid problem (shape, candidate words, symmetry group, distinct words or not).
     budget:
-        Checked regularly; its ``check()`` raises SearchTimeout when time is up.
+        Checked between terms, between pieces of a term and inside every plan's leaf loop; its
+        ``check()`` raises SearchTimeout when time is up.
     workers:
         Processes for the leaves of big terms (forked; 1 = this process only).
+    progress:
+        Filled in while counting (terms done, a lower bound on the raw count), for a caller
+        that reports how far a stopped count got.
 
     Returns
     -------
@@ -438,21 +498,36 @@ def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, worke
     TooLargeToContract
         When some term's network cannot be contracted in reasonable time.
     SearchTimeout
-        From ``budget.check()`` when the time limit passes.
+        From ``budget.check()`` when the time limit passes (``progress`` says how far it got).
     """
+    progress = progress if progress is not None else CountProgress()
     arrays = word_arrays(problem)
+    elements = _group_elements(problem)
+    classes = {g.name: _term_classes(problem, g) if possible else [] for g, possible in elements}
+    progress.terms = sum(len(c) for c in classes.values())
     fixed: dict[str, int] = {}
     contractions = 0
-    for g, possible in _group_elements(problem):
+    for g, _possible in elements:
         total = 0
-        if possible:
-            for partition, weight in _term_classes(problem, g):
-                if budget is not None:
-                    budget.check()
-                plan = _plan(problem, g, partition, arrays)
-                total += weight * _run_plan(plan, budget, workers)
-                contractions += 1
+        # without distinct words the identity's only term is the raw count itself
+        bounds_raw = g.is_identity and not problem.distinct
+        if bounds_raw:
+            progress.raw_at_least = 0
+        for partition, weight in classes[g.name]:
+            if budget is not None:
+                budget.check()
+            plan = _plan(problem, g, partition, arrays, budget)
+
+            def on_partial(value: int, weight: int = weight, bounds_raw: bool = bounds_raw) -> None:
+                if bounds_raw:
+                    progress.raw_at_least = weight * value
+
+            total += weight * _run_plan(plan, budget, workers, on_partial)
+            contractions += 1
+            progress.terms_done += 1
         fixed[g.name] = total
+        if g.is_identity:
+            progress.raw_at_least = total
     return _combine(problem, fixed, contractions)
 
 

@@ -538,7 +538,7 @@ def _cut_leaves(factors: list[Factor], cut: list[int], dom: np.ndarray,
     return leaves
 
 
-def _greedy_cut(factors: list[Factor], dom: np.ndarray) -> list[int]:
+def _greedy_cut(factors: list[Factor], dom: np.ndarray, budget: BudgetLike | None = None) -> list[int]:
     """Cut variables in order: each time the one whose removal leaves the cheapest contraction."""
     sizes = {v: int(dom[v].sum()) for f in factors for v in f.vars}
     degree: dict[int, int] = {}
@@ -547,6 +547,8 @@ def _greedy_cut(factors: list[Factor], dom: np.ndarray) -> list[int]:
             degree[v] = degree.get(v, 0) + 1
     cut: list[int] = []
     for _ in range(min(MAX_CUT, len(sizes))):
+        if budget is not None:
+            budget.check()
         best = None
         for v in sorted(sizes):
             if v in cut:
@@ -563,7 +565,7 @@ def _greedy_cut(factors: list[Factor], dom: np.ndarray) -> list[int]:
     return cut
 
 
-def plan_component(factors: list[Factor], nvars: int) -> ComponentPlan:
+def plan_component(factors: list[Factor], nvars: int, budget: BudgetLike | None = None) -> ComponentPlan:
     """The cheapest plan found for one connected component (see the module docstring).
 
     Raises
@@ -575,7 +577,7 @@ def plan_component(factors: list[Factor], nvars: int) -> ComponentPlan:
 
     grid = crossing_grid(factors)
     if grid is not None:
-        kernel = K44Plan(factors, grid)
+        kernel = K44Plan(factors, grid, budget)
         if kernel.seconds > MAX_ESTIMATED_SECONDS:
             raise TooLargeToContract
         return kernel
@@ -588,8 +590,10 @@ def plan_component(factors: list[Factor], nvars: int) -> ComponentPlan:
     except TooLargeToContract:
         pass
     if not options or options[0][0] > 0.05:
-        cut = _greedy_cut(factors, dom)
+        cut = _greedy_cut(factors, dom, budget)
         for d in range(1, len(cut) + 1):
+            if budget is not None:
+                budget.check()
             fastest = min((o[0] for o in options), default=math.inf)
             leaves = _cut_leaves(factors, cut[:d], dom, limit=min(MAX_LEAVES, fastest / LEAF_OVERHEAD_S))
             if leaves is None:  # deeper cuts only have more leaves: they cannot win
@@ -609,13 +613,16 @@ def plan_component(factors: list[Factor], nvars: int) -> ComponentPlan:
 class NetworkPlan:
     """A whole network: constant × fully summed small components × the chunked outer component.
 
+    Planning checks ``budget`` (when given) and raises SearchTimeout once it is spent.
+
     Attributes
     ----------
     leaves: the number of pieces of the outer loop (1 when the term is a single piece).
     seconds: estimated time of the whole term.
     """
 
-    def __init__(self, network: Network) -> None:
+    def __init__(self, network: Network, budget: BudgetLike | None = None) -> None:
+        self._inner_value: int | None = None
         self.scalar = network.scalar
         self.inner: list[ComponentPlan] = []
         self.outer: ComponentPlan | None = None
@@ -628,7 +635,7 @@ class NetworkPlan:
             self.zero = True
             self.leaves, self.seconds = 1, 0.0
             return
-        plans = [plan_component(group, network.nvars) for group in components(pruned, network.nvars)]
+        plans = [plan_component(group, network.nvars, budget) for group in components(pruned, network.nvars)]
         if plans:
             plans.sort(key=lambda p: p.leaves)
             self.outer = plans[-1]
@@ -646,12 +653,17 @@ class NetworkPlan:
         stop = self.leaves if stop is None else stop
         if self.zero or start >= stop:
             return 0
-        value = self.scalar
         with single_threaded_blas():
-            for p in self.inner:
-                value *= p.run(0, p.leaves, budget)
-                if value == 0:
-                    return 0
+            if self._inner_value is None:  # the small components, summed once for all chunks
+                value = self.scalar
+                for p in self.inner:
+                    value *= p.run(0, p.leaves, budget)
+                    if value == 0:
+                        break
+                self._inner_value = value
+            value = self._inner_value
+            if value == 0:
+                return 0
             if self.outer is not None:
                 value *= self.outer.run(start, stop, budget)
             elif start > 0:

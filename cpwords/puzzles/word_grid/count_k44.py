@@ -160,6 +160,8 @@ class K44Plan(ComponentPlan):
         The component's eight factors.
     grid:
         :func:`crossing_grid` of them.
+    budget:
+        Checked while the layout is chosen (SearchTimeout when spent).
 
     Attributes
     ----------
@@ -170,7 +172,8 @@ class K44Plan(ComponentPlan):
 
     kind = "grid4x4"
 
-    def __init__(self, factors: list[Factor], grid: tuple[list[Factor], list[Factor], list[list[int]]]) -> None:
+    def __init__(self, factors: list[Factor], grid: tuple[list[Factor], list[Factor], list[list[int]]],
+                 budget: BudgetLike | None = None) -> None:
         rows, cols, x = grid
         used = np.zeros(ALPHABET_SIZE, dtype=bool)
         for f in factors:
@@ -184,6 +187,8 @@ class K44Plan(ComponentPlan):
         # every way to pair the rows and the columns and to pick the block to fix: cheapest wins
         best = None
         for (ra, rb), (pa, pb), swap_r, swap_c in itertools.product(_PAIRINGS, _PAIRINGS, (False, True), (False, True)):
+            if budget is not None:
+                budget.check()
             a, b = (rb, ra) if swap_r else (ra, rb)
             p, q = (pb, pa) if swap_c else (pa, pb)
             symmetric = sigma is not None and {sigma[a[0]], sigma[a[1]]} == set(p)

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from cpwords.engines import cpsat
@@ -46,6 +47,7 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
     code = [0] * 26
     for v, letter in enumerate(alphabet):
         code[letter] = v
+    recode = np.asarray(code, dtype=np.int64)
     model = cp_model.CpModel()
     cells = []
     for i, (r, c) in enumerate(problem.cells):
@@ -56,19 +58,21 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
     costs = []
     for s, slot in enumerate(problem.slots):
         n = len(slot)
-        ws, rare = problem.words[n], problem.rareness[n]
+        rare = problem.rareness[n]
         name = problem.slot_names[s].replace(" ", "_").replace(",", "_")
         letters = [cells[c] for c in slot]
         # Letters-only tables keep CP-SAT's table expansion small; the rareness column is
         # added only when the objective needs it.
+        ids = np.asarray(problem.candidates[s], dtype=np.int64)
+        coded = recode[_letter_array(problem, n)[ids]] if len(ids) else np.zeros((0, n), dtype=np.int64)
         if with_costs:
             cost = model.new_int_var(0, max(rare, default=0), f"rareness_{name}")
-            table = sorted((rare[wid], *(code[ord(ch) - 97] for ch in ws[wid])) for wid in problem.candidates[s])
-            model.add_allowed_assignments([cost, *letters], table)
+            rows = np.column_stack([np.asarray(rare, dtype=np.int64)[ids], coded]) if len(ids) else coded
+            model.add_allowed_assignments([cost, *letters], np.unique(rows, axis=0).tolist())
             costs.append(cost)
         else:
-            table = sorted(tuple(code[ord(ch) - 97] for ch in ws[wid]) for wid in problem.candidates[s])
-            model.add_allowed_assignments(letters, table)
+            # rows sorted, as numpy builds them in a blink where Python tuples took a second
+            model.add_allowed_assignments(letters, np.unique(coded, axis=0).tolist())
     if problem.distinct:
         # Two slots of equal length hold different words: some position differs.
         for s in range(len(problem.slots)):
@@ -88,6 +92,24 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
     if symmetry:
         lex_leader_constraints(model, cells, problem.group, "lex")
     return GridModel(model, cells, costs, alphabet)
+
+
+_LETTERS: dict[int, tuple[GridProblem, dict[int, np.ndarray]]] = {}
+
+
+def _letter_array(problem: GridProblem, n: int) -> np.ndarray:
+    """The ``n``-letter words as an (words, n) array of letter indices, built once per problem
+    (``generate`` builds many models of one problem)."""
+    cached = _LETTERS.get(id(problem))
+    if cached is None or cached[0] is not problem:
+        _LETTERS.clear()
+        cached = (problem, {})
+        _LETTERS[id(problem)] = cached
+    if n not in cached[1]:
+        ws = problem.words[n]
+        flat = np.frombuffer("".join(ws).encode("ascii"), dtype=np.uint8).astype(np.int64) - 97
+        cached[1][n] = flat.reshape(len(ws), n)
+    return cached[1][n]
 
 
 #: Presolve probing and symmetry detection cost seconds on word tables and buy nothing here

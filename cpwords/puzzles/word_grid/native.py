@@ -20,19 +20,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+import numpy as np
+
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.puzzles.word_grid.problem import GridProblem
 
 
 def letter_masks(words: list[str], order: list[int]) -> list[list[int]]:
-    """``masks[p][ch]``: bit k set when word ``order[k]`` has letter ``ch`` at position p."""
-    n = len(words[order[0]]) if order else 0
-    masks = [[0] * 26 for _ in range(n)]
-    for k, wid in enumerate(order):
-        bit = 1 << k
-        for p, ch in enumerate(words[wid]):
-            masks[p][ord(ch) - 97] |= bit
-    return masks
+    """``masks[p][ch]``: bit k set when word ``order[k]`` has letter ``ch`` at position p.
+
+    Built with numpy (bits packed into bytes, read as one integer): a restart of ``generate``
+    builds them for a new random order, and a Python loop over every letter of a 15,000-word
+    list took a fifth of a second.
+
+    >>> letter_masks(["ab", "ba"], [1, 0])[0][1]  # "ba" is word 0 of the order: bit 0
+    1
+    """
+    if not order:
+        return []
+    n = len(words[order[0]])
+    letters = np.frombuffer("".join(words[w] for w in order).encode("ascii"), dtype=np.uint8).reshape(len(order), n)
+    return [[_bits(letters[:, p] == 97 + ch) for ch in range(26)] for p in range(n)]
+
+
+def _bits(flags: np.ndarray) -> int:
+    """The integer whose bit k is ``flags[k]``."""
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
 class GridSearch:
@@ -56,12 +69,14 @@ class GridSearch:
         self.masks = {n: letter_masks(problem.words[n], orders[n]) for n in orders}
         self.rank = {n: {wid: k for k, wid in enumerate(order)} for n, order in orders.items()}
         self.base = []
+        ranks: dict[int, np.ndarray] = {}
+        for n, order in orders.items():
+            ranks[n] = np.empty(len(problem.words[n]), dtype=np.int64)
+            ranks[n][np.asarray(order, dtype=np.int64)] = np.arange(len(order))
         for s, slot in enumerate(problem.slots):
-            rank = self.rank[len(slot)]
-            m = 0
-            for wid in problem.candidates[s]:
-                m |= 1 << rank[wid]
-            self.base.append(m)
+            flags = np.zeros(len(orders[len(slot)]), dtype=bool)
+            flags[ranks[len(slot)][np.asarray(problem.candidates[s], dtype=np.int64)]] = True
+            self.base.append(_bits(flags))
         self.letters = [-1] * len(problem.cells)
         self.nodes = 0
         self.slot_cells = [list(enumerate(slot)) for slot in problem.slots]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cpwords.engines.budget import Budget, SearchTimeout
+from cpwords.engines.budget import Budget, SearchTimeout, usable_cores
 from cpwords.engines.found import Found
 from cpwords.geometry import canonical_form, is_lex_leader
-from cpwords.puzzles.word_grid.count import TooLargeToContract, count_grids
+from cpwords.puzzles.word_grid.count import CountProgress, TooLargeToContract, count_grids
 from cpwords.puzzles.word_grid.native import GridSearch
 from cpwords.puzzles.word_grid.problem import GridProblem, shuffled_order
 
@@ -38,6 +38,8 @@ def generate(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     attempts = 0
     while len(found.answers) < spec.count and attempts < RESTARTS_PER_GRID * spec.count:
         attempts += 1
+        if budget.expired():  # a restart may find its grid in fewer nodes than the search's own check
+            return found.stop(budget.reason)
         orders = {n: shuffled_order(len(ws), rng) for n, ws in problem.words.items()}
         search = GridSearch(problem, orders, budget)
         try:
@@ -148,15 +150,45 @@ def enumerate_(problem: GridProblem, spec: Any, budget: Budget) -> Found:
 
 def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """All grids, modulo symmetry and raw: exact by sum-product when the shape allows, else by
-    enumeration (exact unless the budget stops it)."""
+    enumeration (exact unless the budget stops it).
+
+    A sum-product stopped by the budget reports what it proved: without distinct words the
+    leaves summed so far are a lower bound on the raw count (and that bound over the group
+    order one on the count modulo symmetry); with distinct words the terms of the
+    inclusion–exclusion carry signs, so no count is reported, only how many terms were done.
+    """
+    progress = CountProgress()
+    workers = spec.workers or usable_cores()
     try:
-        counted = count_grids(problem)
+        counted = count_grids(problem, budget=budget, workers=workers, progress=progress)
     except TooLargeToContract:
         counted = None
+    except SearchTimeout:
+        return _stopped_sum_product(problem, progress, budget)
     if counted is not None:
         return Found(count=counted.modulo_symmetry, stats={
             "raw_count": counted.raw, "method": "sum-product", "fixed_points": counted.fixed_points,
-            "contractions": counted.contractions})
+            "contractions": counted.contractions, "workers": workers})
     _grids, n, raw, complete, nodes = enumerate_grids(problem, budget, keep=False)
     found = Found(count=n, stats={"raw_count": raw, "method": "enumeration", "nodes": nodes})
     return found if complete else found.stop(budget.reason)
+
+
+def _stopped_sum_product(problem: GridProblem, progress: CountProgress, budget: Budget) -> Found:
+    """What a sum-product count cut short by the budget proved (see :func:`count`)."""
+    stats: dict[str, Any] = {"method": "sum-product", "terms": progress.terms, "terms_done": progress.terms_done}
+    lower = progress.raw_at_least
+    if lower is None:
+        found = Found(count=None, stats=stats).stop(budget.reason)
+        found.message = (f"{_cause(found.stopped)} after {progress.terms_done:,} of the {progress.terms:,} terms of "
+                         "the exact count (inclusion–exclusion over repeated words): no bound to report yet")
+        return found
+    stats["raw_count"] = lower
+    found = Found(count=-(-lower // len(problem.group)), stats=stats).stop(budget.reason)
+    found.message = (f"{_cause(found.stopped)}: the counts are lower bounds (at least {lower:,} grids, at least "
+                     f"{found.count:,} modulo symmetry, from the part of the sum-product finished)")
+    return found
+
+
+def _cause(reason: str | None) -> str:
+    return {"interrupted": "the count was interrupted"}.get(reason or "", "the time limit was reached")

@@ -52,6 +52,20 @@ def solve(spec: WordGridSpec, budget: Budget) -> Result:
 def solution_of(problem: GridProblem, letters: list[int], swaps: list[list[list[int]]] | None = None) -> GridSolution:
     """A :class:`GridSolution` from one letter index per cell (and the swaps of ``unscramble``)."""
     words = problem.words_of(letters)
-    costs = {n: dict(zip(ws, problem.rareness[n], strict=True)) for n, ws in problem.words.items()}
+    costs = _rareness_tables(problem)
     return GridSolution(words=words, rows=problem.rows_of(letters), rareness=sum(costs[len(w)][w] for w in words),
                         swaps=swaps)
+
+
+_RARENESS: dict[int, tuple[GridProblem, dict[int, dict[str, int]]]] = {}
+
+
+def _rareness_tables(problem: GridProblem) -> dict[int, dict[str, int]]:
+    """Per slot length, word -> rareness; built once per problem (a listing converts thousands
+    of grids, and the tables have a row per dictionary word)."""
+    cached = _RARENESS.get(id(problem))
+    if cached is None or cached[0] is not problem:
+        _RARENESS.clear()  # one problem at a time: nothing accumulates
+        cached = (problem, {n: dict(zip(ws, problem.rareness[n], strict=True)) for n, ws in problem.words.items()})
+        _RARENESS[id(problem)] = cached
+    return cached[1]
