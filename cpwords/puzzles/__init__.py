@@ -38,6 +38,7 @@ KIND_PACKAGES: tuple[str, ...] = (
     "word_grid",
     "prefix_suffix_board",
     "ruzzle",
+    "spelling_bee",
 )
 
 

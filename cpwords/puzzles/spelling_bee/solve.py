@@ -1,0 +1,76 @@
+"""Solving a Spelling Bee spec: build the word table, run the engine's task, build the one Result."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from cpwords import puzzles
+from cpwords.engines.budget import Budget, SearchTimeout
+from cpwords.engines.found import Found
+from cpwords.lexicon import lexicon_for
+from cpwords.puzzles.spelling_bee.solution import SpellingBeeSolution
+from cpwords.puzzles.spelling_bee.spec import SpellingBeeSpec
+from cpwords.puzzles.spelling_bee.words import WordTable
+from cpwords.results import Result
+
+#: The game's ranks and the share of the hive's points each needs.
+RANKS: tuple[tuple[str, int], ...] = (
+    ("Beginner", 0), ("Good Start", 2), ("Moving Up", 5), ("Good", 8), ("Solid", 15), ("Nice", 25),
+    ("Great", 40), ("Amazing", 50), ("Genius", 70), ("Queen Bee", 100),
+)
+
+
+def ranks(total: int) -> dict[str, int]:
+    """The points each rank needs for a hive worth ``total`` points (shares rounded half up).
+
+    >>> ranks(100)["Genius"], ranks(37)["Good Start"], ranks(37)["Queen Bee"]
+    (70, 1, 37)
+    """
+    return {name: (total * share + 50) // 100 for name, share in RANKS}
+
+
+def solve(spec: SpellingBeeSpec, budget: Budget) -> Result:
+    """Solve one Spelling Bee spec with its engine, within ``budget``.
+
+    Raises
+    ------
+    InputError for a bad dictionary (unknown name, unreadable file, no words).
+    """
+    t0 = time.perf_counter()
+    lexicon = lexicon_for(spec)  # generate: no offensive words unless the spec says
+    stats: dict[str, Any] = {"dictionary": spec.dictionary.label()}
+    try:
+        table = WordTable.build(lexicon, spec.min_word_length, tick=budget.ticker(4096))
+    except SearchTimeout as exc:
+        stats["prepare_s"] = round(time.perf_counter() - t0, 6)
+        found = Found(message="the time limit was reached while the words were grouped").stop(
+            exc.args[0] if exc.args else None)
+        return Result.from_search(spec, found, infeasible="", stats=stats)
+    stats |= {"prepare_s": round(time.perf_counter() - t0, 6), "letter_sets": len(table.words)}
+    found = puzzles.get(spec.kind).run(table, spec, budget)
+    solutions = found.convert(_solution)
+    if spec.task == "words":
+        infeasible = (f"no word of {spec.dictionary.label()} with {spec.min_word_length}+ letters uses only "
+                      f"{spec.letters!r} and the centre {spec.center!r}")
+        if solutions and not solutions[0].words:
+            found.count = 0
+        what = "word"
+    else:
+        infeasible = "no hive with a pangram meets the bounds with this dictionary"
+        what = "hive"
+        if found.count is not None:
+            stats["hives_in_range"] = found.count
+            found.count = None  # the answers are hives; how many meet the bounds is a figure, not the count
+    return Result.from_search(spec, found, solutions, infeasible=infeasible, what=what, stats=stats,
+                              asked=spec.puzzles if spec.task == "generate" else None)
+
+
+def _solution(answer: tuple[str, list[tuple[str, int, bool]]]) -> SpellingBeeSolution:
+    """One hive and its words as a Solution: pangrams first, then by points, then alphabetically."""
+    letters, found = answer
+    ordered = sorted(found, key=lambda f: (not f[2], -f[1], f[0]))
+    total = sum(p for _, p, _ in ordered)
+    return SpellingBeeSolution(words=[w for w, _, _ in ordered], letters=letters, center=letters[0],
+                               points=[p for _, p, _ in ordered], pangrams=[w for w, _, pan in ordered if pan],
+                               total=total, ranks=ranks(total))

@@ -1,0 +1,128 @@
+"""The Spelling Bee spec: the hive (seven letters and a centre), the dictionary, the task, the engine."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from cpwords.specs import BaseSpec, DictionaryRef, letters
+
+Task = Literal["words", "generate"]
+
+
+class SpellingBeeSpec(BaseSpec):
+    """Seven letters, one of them the centre: find every word of 4 or more letters that uses only
+    those letters (any letter as often as it likes) and always the centre one.
+
+    Scoring, as in the New York Times game: a 4-letter word is worth 1 point, a longer word 1 point
+    a letter, and a *pangram* (a word using all seven letters) 7 points more.
+
+    Example (YAML)::
+
+        kind: spelling_bee
+        letters: ocanlpt
+        center: o
+    """
+
+    kind: Literal["spelling_bee"] = "spelling_bee"
+    """The puzzle kind."""
+    letters: str | None = None
+    """The seven letters of the hive, as one string (``ocanlpt``); all different. Not used by
+    ``task: generate``."""
+    center: str | None = None
+    """The centre letter, one of ``letters``: every word must use it. Default: the first of
+    ``letters``."""
+    dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-50"))
+    """The words that count (default ``scowl-50``: common words, closer to the game's list than the
+    larger dictionaries)."""
+    min_word_length: int = Field(default=4, ge=1, le=15)
+    """Shortest word that counts (the game: 4)."""
+    task: Task = "words"
+    """``words``: every word of the hive with its score, the pangrams and the ranks;
+    ``generate``: find hives with at least one pangram and a word and point count in range."""
+    engine: Literal["native", "cpsat"] | None = None
+    """``native`` (letter sets as bit masks, words grouped by their set of letters; the default) or
+    ``cpsat`` (OR-Tools CP-SAT: one Boolean a letter, a centre choice, one reified Boolean a set of
+    letters used by words, and a word-count or point-count objective)."""
+    puzzles: int = Field(default=5, ge=1, le=100)
+    """``generate``: how many hives to produce."""
+    min_words: int | None = Field(default=None, ge=0)
+    """``generate``: fewest words a hive may have (None: no bound)."""
+    max_words: int | None = Field(default=None, ge=0)
+    """``generate``: most words a hive may have (None: no bound)."""
+    min_points: int | None = Field(default=None, ge=0)
+    """``generate``: fewest points a hive may have (None: no bound)."""
+    max_points: int | None = Field(default=None, ge=0)
+    """``generate``: most points a hive may have (None: no bound)."""
+    maximize: Literal["words", "points"] | None = None
+    """``generate``: give the hives with the most words (or points) within the bounds first; None
+    (the default) picks hives at random (by ``seed``) among all that meet the bounds."""
+    avoid: str = "s"
+    """``generate``: letters no generated hive uses (the game never uses ``s``; ``""`` allows all)."""
+
+    @field_validator("letters")
+    @classmethod
+    def _seven_letters(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            text = letters(value, what="letters")
+        except ValueError as exc:
+            raise _problem(str(exc)) from None
+        if len(text) != 7:
+            raise _problem(f"a hive has 7 letters; {text!r} has {len(text)}")
+        repeated = sorted({ch for ch in text if text.count(ch) > 1})
+        if repeated:
+            raise _problem(f"the hive's letters must all differ; {text!r} repeats {', '.join(map(repr, repeated))}")
+        return text
+
+    @field_validator("center")
+    @classmethod
+    def _one_letter(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            text = letters(value, what="center")
+        except ValueError as exc:
+            raise _problem(str(exc)) from None
+        if len(text) != 1:
+            raise _problem(f"the centre is one letter, not {text!r}")
+        return text
+
+    @field_validator("avoid")
+    @classmethod
+    def _avoid_letters(cls, value: str) -> str:
+        try:
+            return "".join(sorted(set(letters(value, what="avoid"))))
+        except ValueError as exc:
+            raise _problem(str(exc)) from None
+
+    @model_validator(mode="after")
+    def _hive_given(self) -> SpellingBeeSpec:
+        if self.task == "words":
+            if self.letters is None:
+                raise _problem("field 'letters' is required (the seven letters, e.g. letters: ocanlpt)")
+            if self.center is None:
+                self.center = self.letters[0]
+            elif self.center not in self.letters:
+                raise _problem(f"the centre {self.center!r} is not one of the letters {self.letters!r}")
+        else:
+            if len(self.avoid) > 19:
+                raise _problem(f"avoid leaves {26 - len(self.avoid)} letters; a hive needs 7")
+            for low, high in (("min_words", "max_words"), ("min_points", "max_points")):
+                lo, hi = getattr(self, low), getattr(self, high)
+                if lo is not None and hi is not None and lo > hi:
+                    raise _problem(f"{low}={lo} is more than {high}={hi}")
+        return self
+
+    def hive(self) -> str:
+        """The letters with the centre first (``words`` task)."""
+        assert self.letters is not None and self.center is not None
+        return self.center + self.letters.replace(self.center, "")
+
+
+def _problem(message: str) -> PydanticCustomError:
+    """A validation error whose message is shown as is (no 'Value error,' prefix)."""
+    return PydanticCustomError("spelling_bee", message)

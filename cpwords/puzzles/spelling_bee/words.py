@@ -1,0 +1,92 @@
+"""The word table both engines read: the dictionary's words grouped by their set of letters.
+
+A set of letters is a 26-bit mask (bit 0 = ``a``). A hive allows a word when the word's mask is a
+subset of the hive's mask and holds the centre's bit; the words of one mask are all allowed or all
+not, so the engines work on masks, each with its number of words and of points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from cpwords.specs import ALPHABET
+
+HIVE_SIZE = 7
+PANGRAM_BONUS = 7
+
+
+def mask_of(letters: Iterable[str]) -> int:
+    """The bit mask of a set of letters.
+
+    >>> bin(mask_of("cab"))
+    '0b111'
+    """
+    m = 0
+    for ch in letters:
+        m |= 1 << (ord(ch) - 97)
+    return m
+
+
+def letters_of(mask: int) -> str:
+    """The letters of a mask, alphabetically.
+
+    >>> letters_of(mask_of("hive"))
+    'ehiv'
+    """
+    return "".join(ch for i, ch in enumerate(ALPHABET) if mask >> i & 1)
+
+
+def base_points(word: str, min_length: int = 4) -> int:
+    """The score of a word before any pangram bonus: 1 for the shortest words, else 1 a letter.
+
+    >>> base_points("noon"), base_points("cotton")
+    (1, 6)
+    """
+    return 1 if len(word) <= min_length else len(word)
+
+
+@dataclass
+class WordTable:
+    """The words that any hive could allow (a-z only, long enough, at most 7 different letters),
+    grouped by mask: ``words[m]`` lists them, ``points[m]`` is their total base score."""
+
+    min_length: int
+    words: dict[int, list[str]] = field(default_factory=dict)
+    points: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, words: Iterable[str], min_length: int = 4, tick: Callable[[], None] | None = None) -> WordTable:
+        """The table of ``words``; ``tick`` is called once a word (a budget's ticker)."""
+        table = cls(min_length)
+        bit = {ch: 1 << i for i, ch in enumerate(ALPHABET)}
+        for w in words:
+            if tick is not None:
+                tick()
+            if len(w) < min_length or not w.isascii() or not w.isalpha() or not w.islower():
+                continue
+            m = 0
+            for ch in set(w):
+                m |= bit[ch]
+            if m.bit_count() > HIVE_SIZE:
+                continue
+            table.words.setdefault(m, []).append(w)
+            table.points[m] = table.points.get(m, 0) + base_points(w, min_length)
+        return table
+
+    def pangram_masks(self, avoid: int = 0) -> list[int]:
+        """Every mask of exactly seven letters that some word has (a hive needs a pangram), in
+        increasing order, leaving out those with an avoided letter."""
+        return sorted(m for m in self.words if m.bit_count() == HIVE_SIZE and not m & avoid)
+
+    def hive_words(self, hive: int, center: int) -> list[tuple[str, int, bool]]:
+        """The words of one hive with their scores and whether each is a pangram (unordered)."""
+        out: list[tuple[str, int, bool]] = []
+        sub = hive
+        while sub:  # every subset of the hive's mask
+            if sub & center and sub in self.words:
+                pangram = sub == hive
+                out += [(w, base_points(w, self.min_length) + (PANGRAM_BONUS if pangram else 0), pangram)
+                        for w in self.words[sub]]
+            sub = (sub - 1) & hive
+        return out
