@@ -160,3 +160,80 @@ def test_examples_solve(path) -> None:
         result = api.solve(spec, time_limit=60)
         assert result.solved, result.message
         assert verify.check(spec, result) == []
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(24, 34), st.booleans())
+def test_counting_paths_agree_per_placement(rng: random.Random, n: int, distinct: bool) -> None:
+    """Each way a solver engine counts one suffix placement gives the native figures: CP-SAT
+    enumeration and its fallback to the native count (``few=0``), Ganak's projected count,
+    and SAT enumeration of the fillings; and Ganak on the whole CNF gives the sum modulo symmetry."""
+    from cpwords.engines import sat as sat_engine
+    from cpwords.engines.budget import Budget
+    from cpwords.puzzles.prefix_suffix_board import cpsat, native, sat
+
+    words = rng.sample(ALL_SHORT, n)
+    problem = build_problem(small_spec(words, task="count_boards", distinct_tokens=distinct))
+    search = native.BoardSearch(problem)
+    vectors, en = cpsat.placement_vectors(problem, Budget())
+    assert en.complete
+    # CP-SAT's placements hold every one that admits a board (the native search's may hold more)
+    assert {v for v, c in search.placements() if search.fillings_count(v, c)} <= set(vectors)
+    raw = orbits = 0
+    for v in vectors:
+        expected = native.count_placement(search, v)
+        assert cpsat.count_placement(problem, v, search=search) == (expected, "enumeration")
+        assert cpsat.count_placement(problem, v, few=0, search=search)[0] == expected
+        assert sat.count_placement(problem, v) == expected
+        cnf = sat.FillingsCnf(problem).cnf(v, False)
+        listed = sat_engine.enumerate_models(cnf.model, cnf.projection(problem.layout.prefix_nodes), Budget())
+        assert listed.count == expected.fillings
+        raw, orbits = raw + expected.raw, orbits + expected.orbits
+    assert raw == 8 * orbits
+    # Ganak on the whole CNF with the board's lex-leader clauses: the count modulo symmetry in one
+    # piece (the raw count in one piece takes seconds even here: that is why counts are split)
+    assert sat.projected_board_count(problem, "board") == orbits
+
+
+def test_sat_count_without_ganak_enumerates(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cpwords.engines import counting
+
+    spec = small_spec(random.Random(3).sample(ALL_SHORT, 34), task="count_boards")
+    with_ganak = api.solve(spec, engine="sat")
+    monkeypatch.setattr(counting, "available", lambda: False)
+    without = api.solve(spec, engine="sat")
+    assert "no pyganak" in without.stats["method"] and "Ganak" in with_ganak.stats["method"]
+    assert (without.count, without.stats["raw_count"]) == (with_ganak.count, with_ganak.stats["raw_count"])
+    assert without.count == api.solve(spec, engine="native").count
+
+
+def test_cpsat_lists_fillings_and_boards_of_a_big_dictionary() -> None:
+    """The split listing reaches common-10k boards (the whole-board model found none in 30 s)."""
+    suffixes = {"s_n": "ce", "s_e": "ck", "s_s": "de", "s_w": "in"}
+    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": "common-5k", "task": "solve",
+                                "suffixes": suffixes, "limit": None})
+    listed = api.solve(spec, engine="cpsat")
+    assert listed.status is Status.OPTIMAL and listed.count == len(listed.solutions) == 18
+    assert verify.check(spec, listed) == []
+    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": "common-5k", "task": "enumerate",
+                                "limit": None})
+    boards = {e: api.solve(spec, engine=e, time_limit=60) for e in ("cpsat", "native")}
+    assert boards["cpsat"].status is Status.OPTIMAL and boards["cpsat"].count == 111
+    assert verify.check(spec, boards["cpsat"]) == []
+    assert sorted(tuple(s.tokens.items()) for s in boards["cpsat"].solutions) == \
+        sorted(tuple(s.tokens.items()) for s in boards["native"].solutions)
+
+
+def test_native_count_cut_short_reports_what_it_counted() -> None:
+    """A multi-process count stopped by its time limit ends near it, with the boards of the
+    placements it finished as a lower bound (not 0)."""
+    import time
+
+    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": "common-40k", "task": "count_boards",
+                                "workers": 2})
+    api.solve(spec, time_limit=0.05)  # the dictionary and its tokens loaded, not charged below
+    t0 = time.monotonic()
+    result = api.solve(spec, time_limit=3.0)  # long enough for some placements on a busy machine
+    assert time.monotonic() - t0 < 3.0 + 2.0  # a generous deadline check: the run must not go on counting
+    assert result.status is Status.FEASIBLE and result.count_exact is False
+    assert result.count > 0 and result.stats["raw_count"] == 8 * result.count

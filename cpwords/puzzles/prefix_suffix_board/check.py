@@ -7,8 +7,22 @@ is not a plural form, no word repeats, tokens differ when asked, and given suffi
 
 from __future__ import annotations
 
-from cpwords.geometry import load_board
+from functools import lru_cache
+from pathlib import Path
+
+from cpwords.geometry import Board, load_board
 from cpwords.results import Solution
+
+
+def _board(ref: str | Path) -> Board:
+    """The board of a spec, read once per file version (a listing checks thousands of boards)."""
+    stamp = Path(ref).stat().st_mtime_ns if isinstance(ref, Path) else 0
+    return _read_board(ref, stamp)
+
+
+@lru_cache(maxsize=16)
+def _read_board(ref: str | Path, stamp: int) -> Board:
+    return load_board(ref)
 
 
 def check(spec, solution: Solution) -> list[str]:
@@ -19,7 +33,7 @@ def check(spec, solution: Solution) -> list[str]:
     tokens = getattr(solution, "tokens", None)
     if not isinstance(tokens, dict):
         return ["the solution has no tokens"]
-    board = load_board(spec.board)
+    board = _board(spec.board)
     missing = [n for n in board.nodes if n not in tokens]
     if missing:
         return [f"slots without a token: {', '.join(missing)}"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import random
 import signal
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -218,12 +219,13 @@ class BoardSearch:
         used_words: set[int] = set()
         used_tokens: set[int] = set()
         distinct = self.problem.distinct_tokens
+        tick = self.budget.ticker(256)
 
         def step(depth: int) -> Iterator[list[int]]:
             if depth == m:
                 yield list(values)
                 return
-            self._check_time() if depth == 0 else None
+            tick()
             i = order[depth]
             cand = sorted(candidates[i])
             if rng is not None:
@@ -338,49 +340,69 @@ def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
     several workers, since the lex-leader puts the smallest ids first and one slot alone splits
     unevenly), in ``workers`` processes, reporting progress to the search's budget.
 
-    A part cut short by the deadline still adds what it counted; a stop request (Ctrl-C) ends the
-    pool at once, keeping the parts already finished. Either way the tally is marked incomplete.
+    The workers see the deadline themselves (it travels with the search) and return what they
+    counted of a part cut short; the parent waits for them at most :data:`WAIT_GRACE_S` past
+    the deadline, then ends the pool: one placement's fillings are counted in one call that
+    cannot stop halfway. A stop request (Ctrl-C) ends the pool at once. Either way the tally
+    holds the parts and placements finished so far (a lower bound) and is marked incomplete.
     """
     budget = search.budget
     parts: list[tuple[int, ...]] = [()]
+    total = Tally()
     if search.suffix_nodes:
         # only heads that survive the search's cuts: most (a, b) pairs are cut at once
-        parts = search.heads(2 if workers > 1 and len(search.suffix_nodes) > 1 else 1)
-    total = Tally()
+        try:
+            parts = search.heads(2 if workers > 1 and len(search.suffix_nodes) > 1 else 1)
+        except SearchTimeout:
+            total.complete = False
+            return total
     with budget.progress(f"counting boards ({task})", total=len(parts)) as advance:
         if workers <= 1 or len(parts) < 2:
             for part in parts:
                 _add(total, search.count_part(part, task))
                 advance(1)
-                if budget.stopped:
+                if budget.expired() and part is not parts[-1]:
                     total.complete = False
                     break
             return total
         ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
         chunks = [parts[i:i + 8] for i in range(0, len(parts), 8)]
-        pool = ctx.Pool(workers, initializer=_init_worker, initargs=(search,))
+        pool = ctx.Pool(min(workers, len(chunks)), initializer=_init_worker, initargs=(search,))
         try:
             # imap_unordered with chunksize 1 (chunks are made here) gives an iterator whose
-            # next() takes a timeout, so a stop request is seen while the workers run.
+            # next() takes a timeout, so a stop request and the deadline are seen while the
+            # workers run.
             results = pool.imap_unordered(_run_parts, [(c, task) for c in chunks])
             for _ in chunks:
                 while True:
                     try:
-                        tally, n = results.next(timeout=0.2)
+                        tally, n = results.next(timeout=0.1)
                         break
                     except multiprocessing.TimeoutError:
-                        if budget.stopped:
+                        if _give_up(budget):
                             total.complete = False
                             return total
                 _add(total, tally)
                 advance(n)
-                if budget.stopped:  # results may keep coming faster than the timeout above
+                if _give_up(budget):  # results may keep coming faster than the timeout above
                     total.complete = False
                     return total
         finally:
             pool.terminate()
             pool.join()
     return total
+
+
+#: Seconds past the deadline that the parent of a multi-process count waits for the workers to
+#: report the parts they were cut short in.
+WAIT_GRACE_S = 0.4
+
+
+def _give_up(budget: Budget) -> bool:
+    """Whether to stop waiting for the workers: a stop request, or the deadline long past."""
+    if budget.stopped:
+        return True
+    return budget.deadline is not None and time.monotonic() > budget.deadline + WAIT_GRACE_S
 
 
 def _add(total: Tally, part: Tally) -> None:

@@ -37,7 +37,7 @@ from typing import Any
 
 from cpwords.engines import counting
 from cpwords.engines import sat as engine
-from cpwords.engines.budget import Budget, usable_cores
+from cpwords.engines.budget import Budget, SearchTimeout, usable_cores
 from cpwords.engines.found import Found
 from cpwords.engines.sat import OrderedInt
 from cpwords.geometry import Symmetry, orbit_size
@@ -63,12 +63,19 @@ class BoardCnf:
         Token ids each slot may take, by node (default: the problem's domains).
     group:
         The symmetries to break with ``board`` (e.g. a placement's stabiliser).
+    budget:
+        The run's budget, checked while the clauses are written.
+
+    Raises
+    ------
+    SearchTimeout
+        When the budget ends while the CNF is written.
     """
 
     def __init__(self, problem: Problem, symmetry: str | None, *, domains: Sequence[Sequence[int]] | None = None,
-                 group: Sequence[Symmetry] | None = None) -> None:
+                 group: Sequence[Symmetry] | None = None, budget: Budget | None = None) -> None:
         self.problem = problem
-        self.model = m = engine.CnfModel()
+        self.model = m = engine.CnfModel(budget=budget)
         lay = problem.layout
         self.domains = arc_consistent(problem, domains or [problem.domain(n) for n in range(problem.nodes)])
         self.lits = [{t: m.var(("x", n, t)) for t in self.domains[n]} for n in range(problem.nodes)]
@@ -148,21 +155,14 @@ class BoardCnf:
             src = g.source_indices()
             pairs: list[tuple[int, int]] = []
             joined = list(range(self.problem.nodes))  # union-find over nodes known equal so far
-
-            def root(x: int) -> int:
-                while joined[x] != x:
-                    joined[x] = joined[joined[x]]
-                    x = joined[x]
-                return x
-
             for j in range(len(nodes)):
                 a, b = nodes[j], nodes[src[j]]
-                if root(a) == root(b):
+                if _root(joined, a) == _root(joined, b):
                     continue  # the same slot, or equal because the pairs before are
                 pairs.append((a, b))
                 if not self._may_equal(a, b):
                     break
-                joined[root(a)] = root(b)
+                joined[_root(joined, a)] = _root(joined, b)
             if pairs:
                 self.model.lex_leq_ordered([(self._order(a), self._order(b)) for a, b in pairs])
 
@@ -186,6 +186,14 @@ class BoardCnf:
         """Token ids of ``nodes`` (default: all, i.e. X) in a model's true variables."""
         nodes = range(self.problem.nodes) if nodes is None else nodes
         return [next(t for t, lit in self.lits[n].items() if lit in true) for n in nodes]
+
+
+def _root(joined: list[int], x: int) -> int:
+    """The representative of x in a union-find array (paths halved on the way)."""
+    while joined[x] != x:
+        joined[x] = joined[joined[x]]
+        x = joined[x]
+    return x
 
 
 def arc_consistent(problem: Problem, domains: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -230,14 +238,14 @@ class FillingsCnf:
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
 
-    def cnf(self, vector: tuple[int, ...], modulo: bool) -> BoardCnf:
-        """The placement's :class:`BoardCnf`."""
+    def cnf(self, vector: tuple[int, ...], modulo: bool, budget: Budget | None = None) -> BoardCnf:
+        """The placement's :class:`BoardCnf` (``budget``: see :class:`BoardCnf`)."""
         problem = self.problem
         domains = [problem.domain(n) for n in range(problem.nodes)]
         for n, v in zip(problem.layout.suffix_nodes, vector, strict=True):
             domains[n] = [v] if v in domains[n] else []
         group = problem.stabiliser(vector) if modulo else None
-        return BoardCnf(problem, "board" if modulo else None, domains=domains, group=group)
+        return BoardCnf(problem, "board" if modulo else None, domains=domains, group=group, budget=budget)
 
     def __call__(self, job: tuple[tuple[int, ...], bool]) -> counting.Cnf:
         cnf = self.cnf(*job)
@@ -265,8 +273,14 @@ def count_placement(problem: Problem, vector: tuple[int, ...]) -> PlacementCount
 
 
 def placement_vectors(problem: Problem, budget: Budget) -> tuple[list[tuple[int, ...]], engine.SatEnumeration]:
-    """The lex-leader suffix placements that admit a board, by projected SAT enumeration."""
-    cnf = BoardCnf(problem, "suffix")
+    """The lex-leader suffix placements that admit a board, by projected SAT enumeration.
+
+    Raises
+    ------
+    SearchTimeout
+        When the budget ends while the CNF is written.
+    """
+    cnf = BoardCnf(problem, "suffix", budget=budget)
     nodes = list(problem.layout.suffix_nodes)
     vectors: list[tuple[int, ...]] = []
 
@@ -281,7 +295,10 @@ def placement_vectors(problem: Problem, budget: Budget) -> tuple[list[tuple[int,
 def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
     """Boards modulo symmetry and raw: SAT-enumerated lex-leader suffix placements, each one's
     fillings counted by Ganak (or enumerated, without pyganak)."""
-    vectors, en = placement_vectors(problem, budget)
+    try:
+        vectors, en = placement_vectors(problem, budget)
+    except SearchTimeout:
+        return Found(count=0, stats={"raw_count": 0}).stop(budget.reason)
     found = Found(count=0, stats={"raw_count": 0, "suffix_sets": len(vectors), "placements_s": en.stats["solver_s"],
                                   "clauses": en.stats["clauses"]})
     if not en.complete:
@@ -324,7 +341,11 @@ def _count_by_enumeration(problem: Problem, vectors: list[tuple[int, ...]], budg
     build = FillingsCnf(problem)
     raw = orbits = 0
     for v in vectors:
-        cnf = build.cnf(v, False)
+        try:
+            cnf = build.cnf(v, False, budget)
+        except SearchTimeout:
+            found.stop(budget.reason)
+            break
         en = engine.enumerate_models(cnf.model, cnf.projection(problem.layout.prefix_nodes), budget, keep=False)
         if not en.complete:
             found.stop(en.stopped)
@@ -348,7 +369,10 @@ def projected_board_count(problem: Problem, symmetry: str | None) -> int:
 def count_suffix_sets(problem: Problem, spec: Any, budget: Budget) -> Found:
     """Suffix placements (lex-leaders on the suffix slots) admitting a board, by projected
     enumeration on the suffix slots, each weighted by its orbit size for the raw count."""
-    vectors, en = placement_vectors(problem, budget)
+    try:
+        vectors, en = placement_vectors(problem, budget)
+    except SearchTimeout:
+        return Found(count=0, stats={"raw_count": 0}).stop(budget.reason)
     sgroup = problem.suffix_group()
     raw = sum(orbit_size(v, sgroup) for v in vectors)
     found = Found(count=en.count, stats={**en.stats, "raw_count": raw, "method": "enumeration"})
@@ -356,8 +380,11 @@ def count_suffix_sets(problem: Problem, spec: Any, budget: Budget) -> Found:
 
 
 def _listing(problem: Problem, spec: Any, budget: Budget, symmetry: str | None, limit: int | None) -> Found:
-    cnf = BoardCnf(problem, symmetry)
     found = Found()
+    try:
+        cnf = BoardCnf(problem, symmetry, budget=budget)
+    except SearchTimeout:
+        return found.stop(budget.reason)
 
     def keep(true: set[int]) -> None:
         if spec.limit is None or len(found.answers) < spec.limit:
@@ -382,8 +409,11 @@ def generate(problem: Problem, spec: Any, budget: Budget) -> Found:
     """Random boards: each draw assumes a random token at a random slot first (falling back to no
     assumption), and each board is blocked before the next; all draws share the run's budget."""
     rng = random.Random(spec.seed)
-    cnf = BoardCnf(problem, "board")
     found = Found()
+    try:
+        cnf = BoardCnf(problem, "board", budget=budget)
+    except SearchTimeout:
+        return found.stop(budget.reason)
     projection = cnf.projection()
     while len(found.answers) < spec.count:
         tries = list(projection)
