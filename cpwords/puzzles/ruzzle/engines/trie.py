@@ -24,7 +24,7 @@ def trie_of(lexicon: Lexicon) -> tuple[Trie, dict[str, Any]]:
     (trie, first), built = cached_index("trie", lexicon, lambda: load_trie(lexicon))
     if built:
         return trie, dict(first)
-    return trie, {"trie_load_s": round(time.perf_counter() - t0, 6), "trie_built": 0, "trie_nodes": trie.nodes}
+    return trie, {"index_s": round(time.perf_counter() - t0, 6), "trie_built": 0, "trie_nodes": trie.nodes}
 
 
 def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
