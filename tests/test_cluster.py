@@ -82,7 +82,7 @@ def test_best_board_depends_on_the_seed_only() -> None:
     assert a.stats["grid"] == b.stats["grid"] and a.objective == b.objective
     assert a.stats["chain_values"][0] == one.objective  # chain 0 is the one-process search
     assert a.objective == max(a.stats["chain_values"]) >= one.objective
-    assert a.solutions and all(s.grid == a.stats["grid"] for s in a.solutions)
+    assert a.solutions and all(s.model_dump()["grid"] == a.stats["grid"] for s in a.solutions)
 
 
 def test_letter_boxed_batch_counts_every_box() -> None:
@@ -176,3 +176,69 @@ def test_bad_cluster_options_are_input_errors(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv(cluster.ENV, "tcp://127.0.0.1:1")
     assert cluster.cluster_option(None) == "tcp://127.0.0.1:1"
     assert cluster.cluster_option("none") is None
+
+
+def test_the_api_and_the_command_line_take_the_cluster_options(monkeypatch: pytest.MonkeyPatch,
+                                                               board_truth: dict[str, Any], tmp_path: Path) -> None:
+    from cpwords.cli import main
+
+    path = tmp_path / "api.sqlite"
+    r = cpwords.solve(BOARD, checkpoint=path, workers=2)
+    assert (r.count, r.count_exact, r.stats["shards_done"]) == (board_truth["count_boards"].count, True,
+                                                                  len(shard_times(path)))
+    assert "shards_total" not in cpwords.solve(BOARD).stats  # without the options: the kind's own solve
+    monkeypatch.setenv(cluster.ENV, "local:x")  # the variable is read when the call names no cluster
+    with pytest.raises(InputError, match="local:N"):
+        cpwords.solve(BOARD)
+    assert main([*_board_file(tmp_path), "--cluster", "off", "--json"]) == 0  # the option wins
+    monkeypatch.delenv(cluster.ENV)
+    assert main([*_board_file(tmp_path), "--cluster", "local:0"]) == 2
+
+
+def _board_file(tmp_path: Path, dictionary: str = "common-5k", suffixes: str = "[2, 3]") -> list[str]:
+    puzzle = tmp_path / f"board-{dictionary}.yaml"
+    puzzle.write_text(f"kind: prefix_suffix_board\ndictionary: {dictionary}\ntask: count_boards\n"
+                      f"suffix_length: {suffixes}\n", encoding="utf-8")
+    return ["solve", str(puzzle)]
+
+
+def test_ctrl_c_keeps_the_checkpoint_and_the_same_command_resumes(tmp_path: Path) -> None:
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "run.sqlite"
+    command = [str(Path(sys.executable).parent / "cpwords"), *_board_file(tmp_path, "common-10k", "[2, 2]"),
+               "--checkpoint", str(path), "--workers", "1", "--json"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while _kept_so_far(path) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr and proc.stderr.read()
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130 and "interrupted" in err
+    stopped = json.loads(out)
+    kept = len(shard_times(path))
+    assert stopped["count_exact"] is False and 2 <= stopped["stats"]["shards_done"] == kept
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    resumed = json.loads(done.stdout)
+    truth = cpwords.solve({**BOARD, "dictionary": "common-10k", "suffix_length": [2, 2]}, workers=2)
+    assert (resumed["count"], resumed["count_exact"]) == (truth.count, True)
+    assert resumed["stats"]["shards_resumed"] == kept and resumed["stats"]["shards_run"] < resumed["stats"]["shards_total"]
+
+
+def _kept_so_far(path: Path) -> int:
+    """Shards in a checkpoint another process is writing (0 before it has made its tables)."""
+    try:
+        return len(shard_times(path)) if path.exists() else 0
+    except sqlite3.OperationalError:
+        return 0

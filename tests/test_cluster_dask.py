@@ -51,7 +51,9 @@ def local_cluster() -> Iterator[tuple[str, Any]]:
 @pytest.fixture(scope="module")
 def big_truth() -> int:
     """The native count of the common-10k boards (the kind's own parallel count)."""
-    return cpwords.solve(BIG_BOARD, workers=2).count  # type: ignore[return-value]
+    count = cpwords.solve(BIG_BOARD, workers=2).count
+    assert count is not None
+    return count
 
 
 def on_advance(n: int, action: Callable[[], None]) -> Callable[..., Any]:
@@ -74,7 +76,7 @@ def on_advance(n: int, action: Callable[[], None]) -> Callable[..., Any]:
 
 def test_local_cluster_gives_the_one_process_answers() -> None:
     boxes = census(6, seed=3, dictionary="common-5k", max_words=3)
-    specs = [BOARD, {**BOARD, "task": "count_suffix_sets"}, GRID, RUZZLE, *boxes]
+    specs: list[Any] = [BOARD, {**BOARD, "task": "count_suffix_sets"}, GRID, RUZZLE, *boxes]
     results = cluster.solve_batch(specs, cluster="local:2", shard_seconds=0.005)
     native = [cpwords.solve(s, workers=1, seed=1) for s in (BOARD, {**BOARD, "task": "count_suffix_sets"}, GRID)]
     for r, t in zip(results[:3], native, strict=True):
@@ -96,7 +98,7 @@ def test_a_worker_killed_mid_count_changes_nothing(local_cluster: tuple[str, Any
         killed.append((pids[worker], len(busy[worker])))
         os.kill(pids[worker], signal.SIGKILL)
 
-    r = cluster.solve(BIG_BOARD, cluster=address, progress=on_advance(2, kill_a_busy_worker))
+    r = cpwords.solve(BIG_BOARD, cluster=address, progress=on_advance(2, kill_a_busy_worker))  # the API's option
     assert (r.count, r.count_exact, r.status.value) == (big_truth, True, "optimal")
     assert r.stats["shards_done"] == r.stats["shards_total"]
     (victim, running), = killed
@@ -175,15 +177,9 @@ def test_cluster_address_from_the_command_line(dask_processes: str, tmp_path: Pa
     puzzle.write_text("kind: prefix_suffix_board\ndictionary: common-5k\ntask: count_boards\n", encoding="utf-8")
     checkpoint = tmp_path / "board.sqlite"
     env = {**os.environ, cluster.ENV: dask_processes}
-    help_text = subprocess.run([str(BIN / "cpwords"), "solve", "--help"], capture_output=True, text=True).stdout
-    if "--cluster" in help_text:  # the CLI's own option (and the variable's value is overridden by it)
-        args = [str(BIN / "cpwords"), "solve", str(puzzle), "--cluster", dask_processes,
-                "--checkpoint", str(checkpoint), "--json"]
-        env[cluster.ENV] = "tcp://127.0.0.1:1"
-    else:  # until the CLI has the options: the same call, reading the address from CPWORDS_CLUSTER
-        args = [sys.executable, "-c", "import sys, cpwords, cpwords.cluster as c; "
-                "print(c.solve(cpwords.load(sys.argv[1])[0], checkpoint=sys.argv[2]).model_dump_json())",
-                str(puzzle), str(checkpoint)]
+    args = [str(BIN / "cpwords"), "solve", str(puzzle), "--cluster", dask_processes,
+            "--checkpoint", str(checkpoint), "--json"]
+    env[cluster.ENV] = "tcp://127.0.0.1:1"  # the option wins over the variable
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
