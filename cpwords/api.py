@@ -144,6 +144,8 @@ def solve(
     check: bool = True,
     budget: Budget | None = None,
     progress: Progress | None = None,
+    cluster: str | None = None,
+    checkpoint: str | Path | None = None,
 ) -> Result:
     """Solve one puzzle.
 
@@ -153,6 +155,12 @@ def solve(
         A spec object, a mapping of its fields, or YAML text.
     engine, seed, time_limit, workers:
         Override the spec's fields of the same name.
+    cluster, checkpoint:
+        Solve in shards (:func:`cpwords.cluster.solve`): ``cluster`` is ``local`` / ``local:N``
+        (a Dask LocalCluster started here), a Dask scheduler address, or None (``$CPWORDS_CLUSTER``
+        when set, else as without it); ``checkpoint`` an SQLite file that keeps every finished
+        shard, so that the same call resumes. Neither given and no ``$CPWORDS_CLUSTER``: the
+        kind's own solve on this machine. The answers are the same on every path.
     check:
         Re-check every answer with :mod:`cpwords.verify`; an answer that fails turns the result
         into status ``error`` (a bug, reported rather than shown as an answer).
@@ -173,9 +181,25 @@ def solve(
         For a bad spec, engine, dictionary or word.
     """
     spec = _as_spec(spec)
+    if checkpoint is not None or _cluster_wanted(cluster):
+        from cpwords import cluster as sharded
+
+        return sharded.solve(spec, cluster=cluster, checkpoint=checkpoint, budget=budget, progress=progress,
+                             engine=engine, seed=seed, time_limit=time_limit, workers=workers, check=check)
     t0 = time.perf_counter()
     prepared = _prepare(spec, engine=engine, seed=seed, time_limit=time_limit, workers=workers)
     return _solve_prepared(prepared, t0, check=check, budget=budget, progress=progress)
+
+
+def _cluster_wanted(cluster: str | None) -> bool:
+    """Whether ``cluster`` (or ``$CPWORDS_CLUSTER`` when it is None) names a cluster."""
+    import os
+
+    if cluster is None and not os.environ.get("CPWORDS_CLUSTER"):
+        return False  # the usual case, without importing the cluster package
+    from cpwords.cluster.executors import cluster_option
+
+    return cluster_option(cluster) is not None
 
 
 def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budget | None,

@@ -54,6 +54,11 @@ def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True
     g.add_argument("--seed", type=int, help="seed for random choices (same seed, same answer)")
     g.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds with the best so far")
     g.add_argument("--workers", type=int, metavar="N", help="parallel workers (at most the machine's cores)")
+    g.add_argument("--cluster", metavar="ADDRESS|local[:N]",
+                   help="solve in shards on a Dask scheduler (tcp://host:8786) or on a LocalCluster of N "
+                        "workers started here (default: $CPWORDS_CLUSTER, else this machine's processes)")
+    g.add_argument("--checkpoint", metavar="FILE",
+                   help="keep every finished shard in this SQLite file; the same command resumes from it")
     if draws:
         g.add_argument("--svg", metavar="FILE", help="also draw the answer as SVG into FILE")
         g.add_argument("--force", action="store_true", help="allow --svg to replace an existing file")
@@ -98,8 +103,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         from cpwords.lexicon.cli import add_parser as add_dict
 
         add_dict(sub, [json_option()])
+    if command in ("serve", None) or command not in {"solve", "schema", "dict"} | {k.command for k in puzzles.kinds().values()}:
+        from cpwords.server.cli import add_parser as add_serve
+
+        add_serve(sub)
     chosen = puzzles.by_command(command) if command else None
-    shortcuts = [chosen] if chosen else ([] if command in ("solve", "schema", "dict") else list(puzzles.kinds().values()))
+    shortcuts = [chosen] if chosen else ([] if command in ("solve", "schema", "dict", "serve") else list(puzzles.kinds().values()))
     for kind in shortcuts:
         if kind.cli:
             kind.load(kind.cli)(sub, [common_options(kind, draws=kind.draws)])
@@ -154,16 +163,19 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     code = 0
     svg_errors: list[InputError] = []
     with stop_on_signals(run):
+        sharded = _sharded(specs, args, run)  # with --cluster / --checkpoint: every spec at once
         for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
-            if run.stopped:
+            if run.stopped and sharded is None:
                 break
-            result = api.solve(spec, budget=run)
+            result = sharded[i] if sharded is not None else api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
             results.append(result)
             code = max(code, result.exit_code())
             if not json_mode:
                 if i:
                     display.console().print()
                 display.console().print(kind.render_module().render(spec, result))
+                if sharded is not None:
+                    display.console().print(_shards_line(result.stats), style="dim")
             if svg_target is not None and result.solved:
                 # A picture that cannot be written is reported after the results: never lost.
                 svg_errors += _write_pictures(kind, spec, result, svg_target, batch=(i + 1, len(specs)),
@@ -178,6 +190,31 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         sys.stdout.flush()
         raise svg_errors[0]
     return code
+
+
+def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> list[Any] | None:
+    """The results of a sharded run (all specs share the workers and one checkpoint), or None
+    when neither ``--cluster`` nor ``--checkpoint`` nor ``$CPWORDS_CLUSTER`` asks for one."""
+    cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
+    if checkpoint is None and cluster is None and not os.environ.get("CPWORDS_CLUSTER"):
+        return None
+    from cpwords import cluster as sharding
+
+    if checkpoint is None and sharding.cluster_option(cluster) is None:
+        return None
+    return sharding.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
+
+
+def _shards_line(stats: dict[str, Any]) -> str:
+    """One line on the shards of a sharded run: done/total, resumed, where they ran."""
+    line = f"shards {stats.get('shards_done', 0)}/{stats.get('shards_total', 0)}"
+    if stats.get("shards_resumed"):
+        line += f" ({stats['shards_resumed']} from the checkpoint)"
+    if stats.get("shards_split"):
+        line += f", {stats['shards_split']} split"
+    if stats.get("cluster"):
+        line += f" · {stats['cluster']}"
+    return line
 
 
 def _write_pictures(kind: puzzles.PuzzleKind, spec: Any, result: Any, target: Path, *, batch: tuple[int, int],
@@ -365,6 +402,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         return code
     except InputError as exc:
+        if exc.source == "command line" and command is not None:
+            exc = _blame_flag(exc, parser, command)
         print(f"cpwords: error: {exc.one_line()}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -381,6 +420,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"cpwords: error: cannot write the output: {exc.strerror}", file=sys.stderr)
             return 2
         raise
+
+
+def _blame_flag(exc: InputError, parser: argparse.ArgumentParser, command: str) -> InputError:
+    """An error in a spec a shortcut built from its flags, blamed on the flag (``--limit``), not
+    on the spec field (``limit``) the user never wrote."""
+    field = (exc.field or "").split(".")[0].split("[")[0]
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    sub = subs[0].choices.get(command) if subs else None
+    if not field or sub is None:
+        return exc
+    for action in sub._actions:
+        if action.dest == field and action.option_strings:
+            flag = max(action.option_strings, key=len)
+            return InputError(exc.message, field=flag + exc.field[len(field):], value=exc.value)  # type: ignore[index]
+    return exc
 
 
 _OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EIO", "EFBIG", "EDQUOT", "EBADF", "EPIPE",

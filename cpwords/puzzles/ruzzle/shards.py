@@ -18,7 +18,7 @@ from typing import Any
 from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
-from cpwords.lexicon import Lexicon, load_lexicon
+from cpwords.lexicon import Lexicon, lexicon_for
 from cpwords.puzzles.ruzzle.board import Board, parse_row
 from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
 from cpwords.results import Result
@@ -58,7 +58,7 @@ class RuzzleSharding(Sharding):
 
     def prepare(self, spec: Any) -> RuzzleContext:
         """The starting board and the dictionary."""
-        return RuzzleContext(Board.from_tiles(spec.tiles(), spec.bonus_cells()), load_lexicon(spec.dictionary))
+        return RuzzleContext(Board.from_tiles(spec.tiles(), spec.bonus_cells()), lexicon_for(spec))
 
     def plan(self, spec: Any, context: RuzzleContext) -> list[Shard]:
         """:data:`CHAINS` chains."""
