@@ -15,6 +15,7 @@ import cpwords
 from cpwords import specs
 from cpwords.lexicon import offensive_words
 from cpwords.lexicon.exclude import GENERATING_EXCLUDE
+from cpwords.verify import verify
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml"))
 
@@ -51,6 +52,7 @@ GENERATE = {
     "word_grid": {"kind": "word_grid", "task": "generate", "count": 4, "engine": "native", "dictionary": "scowl-50"},
     "prefix_suffix_board": {"kind": "prefix_suffix_board", "task": "generate", "count": 3,
                             "dictionary": "common-5k"},
+    "spelling_bee": {"kind": "spelling_bee", "task": "generate", "puzzles": 2, "dictionary": "common-20k"},
     "ruzzle": {"kind": "ruzzle", "task": "best_board", "grid": ["RATE", "SONI", "LEND", "TRAP"], "iterations": 60,
                "dictionary": "scowl-70"},
 }
@@ -61,24 +63,12 @@ def test_generate_with_exclude_offensive_never_shows_one(kind: str) -> None:
     bad = offensive_words()
     data = dict(GENERATE[kind])
     data["dictionary"] = {"name": data["dictionary"], "exclude": ["offensive"]}
-    for seed in (1, 2):
-        result = cpwords.solve(data, seed=seed)
-        assert result.solutions and not shown_words(result) & bad
+    result = cpwords.solve(data, seed=2)
+    assert result.solutions and not shown_words(result) & bad
+    verify(specs.parse_spec(data), result)  # raises when an answer breaks the rules
 
 
-#: The one line each kind needs so that ``generate`` leaves offensive words out by default
-#: (``load_lexicon(spec.dictionary, generating=...)``), until it is made.
-PENDING = {
-    "letter_boxed": "cpwords/puzzles/letter_boxed/solve.py",
-    "word_grid": "cpwords/puzzles/word_grid/problem.py",
-    "prefix_suffix_board": "cpwords/puzzles/prefix_suffix_board/tokens.py",
-    "ruzzle": "cpwords/puzzles/ruzzle/solve.py",
-}
-
-
-@pytest.mark.parametrize("kind", [
-    pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=f"needs load_lexicon(..., generating=...) in {f}"))
-    if f else k for k, f in ((k, PENDING.get(k)) for k in GENERATE)])
+@pytest.mark.parametrize("kind", GENERATE)
 def test_generate_leaves_offensive_words_out_by_default(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The generator loads its dictionary with the filter (seen by watching the lexicon loader),
     so no answer it gives can hold such a word."""
@@ -94,7 +84,27 @@ def test_generate_leaves_offensive_words_out_by_default(kind: str, monkeypatch: 
     monkeypatch.setattr(sources, "_load_cached", watch)
     result = cpwords.solve(GENERATE[kind], seed=1)
     assert result.solutions and not shown_words(result) & offensive_words()
+    verify(specs.parse_spec(GENERATE[kind]), result)
     assert any(f'"exclude":["{GENERATING_EXCLUDE[0]}"]' in key for key in loaded), loaded
+
+
+def test_generating_tasks_and_the_public_helper() -> None:
+    """``lexicon_for`` is what every kind calls: a generating task gets the filter unless the spec
+    sets ``exclude`` (even ``[]``), any other task gets every word."""
+    from types import SimpleNamespace
+
+    from cpwords.lexicon import is_generating, lexicon_for
+    from cpwords.specs import DictionaryRef
+
+    word = rot13("shpx")
+    plain = DictionaryRef(name="scowl-70")
+    assert is_generating("generate") and is_generating("best_board") and not is_generating("words")
+    assert word not in lexicon_for(SimpleNamespace(dictionary=plain, task="generate"))
+    assert word in lexicon_for(SimpleNamespace(dictionary=plain, task="words"))
+    kept = DictionaryRef(name="scowl-70", exclude=[])
+    assert word in lexicon_for(SimpleNamespace(dictionary=kept, task="generate"))
+    assert word not in lexicon_for(SimpleNamespace(dictionary=DictionaryRef(name="scowl-70", exclude=["offensive"]),
+                                                   task="words"))
 
 
 def test_a_puzzle_the_user_typed_keeps_every_word() -> None:
@@ -103,3 +113,15 @@ def test_a_puzzle_the_user_typed_keeps_every_word() -> None:
     assert word in shown_words(cpwords.solve(board))
     board["dictionary"] = {"name": "scowl-70", "exclude": ["offensive"]}
     assert word not in shown_words(cpwords.solve(board))
+
+
+def test_web_pages_leave_them_out_for_every_task() -> None:
+    """``chosen_for_others`` (what the server applies to a page's spec): the filter whatever the task,
+    and an explicit ``exclude`` kept."""
+    from cpwords.lexicon import chosen_for_others
+
+    board = specs.parse_spec({"kind": "ruzzle", "grid": ["AB", "CD"], "dictionary": "scowl-70"})
+    assert chosen_for_others(board).dictionary.exclude == list(GENERATING_EXCLUDE)
+    assert board.dictionary.exclude is None  # the user's spec is not changed
+    kept = specs.parse_spec({"kind": "ruzzle", "grid": ["AB", "CD"], "dictionary": {"name": "scowl-70", "exclude": []}})
+    assert chosen_for_others(kept).dictionary.exclude == []

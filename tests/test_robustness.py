@@ -384,3 +384,70 @@ def test_generated_puzzles_are_drawn_one_file_each_and_blank_for_players(tmp_pat
     for picture in pictures:
         text = picture.read_text()
         assert "polyline" not in text and "join every letter in" in text  # the box, not its answer
+
+
+@pytest.mark.parametrize(("argv", "flag"), [
+    (["ladder", "cold", "warm", "--limit", "0"], "--limit"),
+    (["letter-boxed", "lme", "iuf", "wcb", "oas", "--max-words", "0"], "--max-words"),
+    (["board", "--prefix-length", "4-2"], "--prefix-length"),
+    (["ladder", "cold", "warm", "--time-limit", "-5"], "--time-limit"),
+])
+def test_errors_from_flags_are_blamed_on_the_flag(argv: list[str], flag: str, capsys: pytest.CaptureFixture[str],
+                                                  quiet_warnings: None) -> None:
+    """A shortcut builds a spec from its flags: its errors name the flag the user typed, not a spec
+    field they never wrote, nor a file."""
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert f"'{flag}'" in line and "command line" not in line, line
+
+
+def test_commands_that_cannot_draw_do_not_offer_svg(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ladder", "--help"]) == 0
+    assert "--svg" not in capsys.readouterr().out
+    assert main(["letter-boxed", "--help"]) == 0
+    assert "--svg" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("puzzle", "limit"), [(BOX, "1e30"), (BOX, ".inf"), (GRID + "shape: ring-3x3\nseed: 1\n", "1e30")])
+def test_a_huge_time_limit_with_sat_is_no_limit(puzzle: str, limit: str, tmp_path: Path) -> None:
+    """No OverflowError in the timer thread: an enormous limit is no limit."""
+    path = tmp_path / "puzzle.yaml"
+    path.write_text(puzzle + f"engine: sat\ntime_limit: {limit}\n")
+    run = cpwords("solve", str(path), "--json")
+    assert run.returncode == 0 and not run.stderr.strip(), run.stderr
+    result = json.loads(run.stdout)
+    assert result["status"] == "optimal" and result["solutions"]
+
+
+def test_generated_boards_and_grids_are_drawn_one_file_each(tmp_path: Path) -> None:
+    for command, name in (("board", "b.svg"), ("grid", "g.svg")):
+        run = cpwords(command, "--generate", "2", "--seed", "1", "--svg", str(tmp_path / name))
+        assert run.returncode == 0, run.stderr
+        stem = name.removesuffix(".svg")
+        assert sorted(p.name for p in tmp_path.glob(f"{stem}-*.svg")) == [f"{stem}-1.svg", f"{stem}-2.svg"]
+
+
+def test_pictures_show_what_a_reader_needs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           quiet_warnings: None) -> None:
+    """The unscramble picture shows the scramble, the solved grid and the swaps; the count_paths
+    picture shows the count; a Letter Boxed answer has numbered start markers and arrows."""
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    pictures = {name: tmp_path / f"{name}.svg" for name in ("unscramble", "count", "box")}
+    assert main(["solve", str(examples / "word_grid_unscramble.yaml"), "--svg", str(pictures["unscramble"])]) == 0
+    assert main(["solve", str(examples / "ruzzle-count-paths.yaml"), "--svg", str(pictures["count"])]) == 0
+    assert main(["letter-boxed", "lme", "iuf", "wcb", "oas", "--seed", "1", "--svg", str(pictures["box"])]) == 0
+    capsys.readouterr()
+    unscramble = pictures["unscramble"].read_text()
+    assert ">scrambled<" in unscramble and ">solved<" in unscramble and re.search(r">\d+ swaps?: 1: \[", unscramble)
+    assert re.search(r">[\d,]+ paths of 2 or more cells", pictures["count"].read_text())
+    box = pictures["box"].read_text()
+    arrows = box.count("<polygon") - 1  # the box itself is one polygon
+    assert box.count("<polyline") == 2 and arrows >= 2 and ">1</text>" in box and ">2</text>" in box
+
+
+@pytest.mark.parametrize("name", ["seed-date.yaml", "deep.yaml", "bom-typo.yaml"])
+def test_yaml_traps_as_the_user_runs_them(name: str, folder: Path) -> None:
+    """The in-process sweep above, for the YAML traps, as a subprocess: a YAML date, 500-deep
+    nesting (no RecursionError), a BOM before a typo (the typo is reported, not the BOM)."""
+    line = assert_one_error_line(cpwords("solve", str(folder / name)), naming=name)
+    assert {"seed-date.yaml": "2024-02-30", "deep.yaml": "nested", "bom-typo.yaml": "strat"}[name] in line

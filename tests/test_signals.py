@@ -11,6 +11,7 @@ interruption, else the one-second backstop of :func:`cpwords.cli.stop_on_signals
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -22,16 +23,47 @@ import pytest
 #: Seconds from the signal to the exit: the one-second grace plus process teardown, on a busy machine.
 BOUND_S = 2.5
 
+#: A 20x20 Ruzzle board (random letters, seeded): the ``active`` engine looks for every allowed word.
+BIG_RUZZLE = ["".join(random.Random(row).choice("EEEEAAAIIOOUTTTNNSSRRLLDDHCMPBGFYWKV") for _ in range(20))
+              for row in range(20)]
+
+#: Searches that run far longer than the test, one (at least) for every kind x engine that can run
+#: that long (the ladder's one engine, a breadth-first search, ends within a second on any input).
 CASES = {
     "cpsat-grid": ["grid", "--shape", "gridle-7x7", "--engine", "cpsat", "--generate", "50", "--dict", "scowl-95"],
+    "sat-grid": ["grid", "--shape", "gridle-7x7", "--engine", "sat", "--generate", "50", "--dict", "scowl-95"],
+    "native-grid": ["grid", "--shape", "gridle-7x7", "--engine", "native", "--count", "--dict", "scowl-95"],
     "cpsat-letter-boxed": ["letter-boxed", "abc", "def", "ghi", "jkl", "mno", "pqr", "--engine", "cpsat",
                            "--task", "count", "--max-words", "8"],
     "sat-letter-boxed": ["letter-boxed", "abc", "def", "ghi", "jkl", "mno", "pqr", "--engine", "sat",
                          "--task", "count", "--max-words", "8"],
     "native-letter-boxed": ["letter-boxed", "abc", "def", "ghi", "jkl", "mno", "pqr", "--engine", "native",
                             "--task", "count", "--max-words", "8"],
-    "board-workers": ["board", "--count", "--dict", "common-10k", "--workers", "2"],
+    "native-board": ["board", "--count", "--dict", "common-40k", "--engine", "native", "--workers", "1"],
+    "cpsat-board": ["board", "--count", "--dict", "common-40k", "--engine", "cpsat", "--workers", "1"],
+    "sat-board": ["board", "--count", "--dict", "common-40k", "--engine", "sat", "--workers", "1"],
+    "board-workers": ["board", "--count", "--dict", "common-40k", "--workers", "2"],
+    "trie-ruzzle": ["ruzzle", "RATES", "ONIEL", "ENDTR", "APSEA", "LINTS", "--task", "best_board",
+                    "--iterations", "10000000", "--engine", "trie"],
+    "active-ruzzle": ["ruzzle", *BIG_RUZZLE, "--engine", "active", "--dict", "scowl-95"],
+    "native-spelling-bee": ["spelling-bee", "--task", "generate", "--puzzles", "100", "--min-words", "400",
+                            "--engine", "native", "--dict", "scowl-95"],
+    "cpsat-spelling-bee": ["spelling-bee", "--task", "generate", "--puzzles", "100", "--min-words", "400",
+                           "--engine", "cpsat", "--dict", "scowl-95"],
+    "enumerate-ruzzle": ["ruzzle", "ABCD", "EFGH", "IJKL", "MNOP", "QRST", "--task", "count_paths",
+                         "--engine", "enumerate"],
 }
+
+
+def test_every_engine_that_can_run_long_has_a_case() -> None:
+    from cpwords import puzzles
+
+    covered = {(argv[0], argv[argv.index("--engine") + 1]) for argv in CASES.values() if "--engine" in argv}
+    for kind in puzzles.kinds().values():
+        if kind.name == "ladder":
+            continue
+        for engine in kind.engines:
+            assert (kind.command, engine) in covered, (kind.command, engine)
 
 
 def _processes() -> dict[int, tuple[int, str]]:
@@ -70,7 +102,7 @@ def interrupt(argv: list[str], sig: signal.Signals, *, group: bool, children: in
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         t0 = time.monotonic()
-        time.sleep(2.0)
+        time.sleep(1.5)  # past the imports and into the search
         while children and len(descendants(proc.pid)) < children and time.monotonic() - t0 < 30:
             time.sleep(0.1)
         assert proc.poll() is None, "the search ended before the signal: the instance is too easy"
@@ -92,15 +124,13 @@ def interrupt(argv: list[str], sig: signal.Signals, *, group: bool, children: in
 
 
 @pytest.mark.parametrize(("case", "sig", "group"), [
-    ("cpsat-grid", signal.SIGINT, True),
+    *((case, signal.SIGINT, True) for case in CASES if case != "cpsat-letter-boxed"),
     ("cpsat-letter-boxed", signal.SIGTERM, False),
-    ("sat-letter-boxed", signal.SIGINT, True),
-    ("native-letter-boxed", signal.SIGINT, False),
-    ("board-workers", signal.SIGINT, True),
     ("board-workers", signal.SIGTERM, False),
+    ("native-grid", signal.SIGTERM, False),
 ])
 def test_signal_stops_the_run(case: str, sig: signal.Signals, group: bool) -> None:
-    code, took, err, left = interrupt(CASES[case], sig, group=group, children=2 if case == "board-workers" else 0)
+    code, took, err, left = interrupt(CASES[case], sig, group=group, children=2 if case in ("board-workers", "native-grid") else 0)
     assert code == 130, err
     assert took <= BOUND_S, f"{case}: {took:.2f} s after {sig.name}"
     assert err.strip().splitlines() == ["cpwords: interrupted"], err

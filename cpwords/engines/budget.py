@@ -206,6 +206,8 @@ class Budget:
     def child(self, limit: float | None = None) -> Budget:
         """A budget for one part of this run: ends at ``limit`` seconds from now or at this
         budget's own end, whichever is first; stopping this budget stops the child too."""
+        if limit is not None and not limit < MAX_SECONDS:  # 1e30, inf: no limit (as in __init__)
+            limit = None
         ends = [d for d in (self.deadline, None if limit is None else time.monotonic() + limit) if d is not None]
         child = Budget(deadline=min(ends) if ends else None, progress=self.progress)
         child._parent = self

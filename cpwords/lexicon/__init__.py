@@ -13,24 +13,36 @@ from __future__ import annotations
 
 from cpwords.lexicon.core import Lexicon
 from cpwords.lexicon.definitions import define
-from cpwords.lexicon.exclude import GENERATING_EXCLUDE, excluded_words, offensive_words
+from cpwords.lexicon.exclude import (
+    GENERATING_EXCLUDE,
+    GENERATING_TASKS,
+    chosen_for_others,
+    excluded_words,
+    is_generating,
+    offensive_words,
+)
 from cpwords.lexicon.rareness import UNKNOWN_LEVEL, rareness_of
 from cpwords.lexicon.sources import (
     DEFAULT_DICTIONARY,
     LexiconWarning,
     known_dictionaries,
+    lexicon_for,
     load_lexicon,
 )
 
 __all__ = [
     "DEFAULT_DICTIONARY",
     "GENERATING_EXCLUDE",
+    "GENERATING_TASKS",
     "Lexicon",
     "LexiconWarning",
     "UNKNOWN_LEVEL",
+    "chosen_for_others",
     "define",
     "excluded_words",
+    "is_generating",
     "known_dictionaries",
+    "lexicon_for",
     "load_lexicon",
     "offensive_words",
     "rareness_of",

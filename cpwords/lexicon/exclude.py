@@ -15,12 +15,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
+from typing import Any
 
 #: Lists that ``exclude`` may name, and the data file of each.
 EXCLUDE_LISTS = {"offensive": "offensive.txt"}
 
 #: What is left out by default where cpwords chooses the words (generators, examples, web pages).
 GENERATING_EXCLUDE: tuple[str, ...] = ("offensive",)
+
+#: Tasks in which cpwords chooses the words itself (``generate`` of every kind, Ruzzle's ``best_board``).
+GENERATING_TASKS: frozenset[str] = frozenset({"generate", "best_board"})
+
+
+def is_generating(task: str | None) -> bool:
+    """True for a task in which cpwords chooses the words (so offensive words are left out by default).
+
+    >>> is_generating("generate"), is_generating("best_board"), is_generating("solve")
+    (True, True, False)
+    """
+    return task in GENERATING_TASKS
 
 
 @cache
@@ -40,3 +53,22 @@ def excluded_words(names: Iterable[str]) -> frozenset[str]:
     for name in names:
         out |= _list(name)
     return out
+
+
+def chosen_for_others(spec: Any) -> Any:
+    """A copy of ``spec`` whose dictionary leaves :data:`GENERATING_EXCLUDE` out unless the spec
+    sets ``exclude`` itself (even ``[]``), whatever its task: for callers that show words to
+    people who did not choose the dictionary (the web pages). Specs without a dictionary come back
+    unchanged.
+
+    >>> from types import SimpleNamespace
+    >>> from cpwords.specs import DictionaryRef
+    >>> class Spec(SimpleNamespace):
+    ...     def model_copy(self, update): return Spec(**{**vars(self), **update})
+    >>> chosen_for_others(Spec(dictionary=DictionaryRef(name="scowl-70"))).dictionary.exclude
+    ['offensive']
+    """
+    ref = getattr(spec, "dictionary", None)
+    if ref is None or not hasattr(ref, "with_default_exclude"):
+        return spec
+    return spec.model_copy(update={"dictionary": ref.with_default_exclude(GENERATING_EXCLUDE)})

@@ -6,12 +6,13 @@ import re
 import warnings
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from cpwords.errors import InputError
 from cpwords.files import read_text
 from cpwords.lexicon import builtin
 from cpwords.lexicon.core import Lexicon
-from cpwords.lexicon.exclude import GENERATING_EXCLUDE, excluded_words
+from cpwords.lexicon.exclude import GENERATING_EXCLUDE, excluded_words, is_generating
 from cpwords.specs import DictionaryRef
 
 DEFAULT_DICTIONARY = "scowl-70"
@@ -150,3 +151,18 @@ def load_lexicon(ref: DictionaryRef | str | None = None, *, generating: bool = F
         except OSError:
             pass  # reported by the reader
     return _load_cached(ref.model_dump_json(), stamp)
+
+
+def lexicon_for(spec: Any) -> Lexicon:
+    """The lexicon of a spec's ``dictionary``, as its task should see it: a task in which cpwords
+    chooses the words (``generate``, ``best_board``; see :func:`~cpwords.lexicon.exclude.is_generating`)
+    leaves offensive words out unless the spec sets ``exclude`` itself; any other task keeps every word.
+    Every kind loads its dictionary through this (a new kind with a ``generate`` task gets the filter).
+
+    >>> from types import SimpleNamespace
+    >>> ref = DictionaryRef(name="common-2k")
+    >>> len(lexicon_for(SimpleNamespace(dictionary=ref, task="generate"))) < len(lexicon_for(
+    ...     SimpleNamespace(dictionary=ref, task="solve")))
+    True
+    """
+    return load_lexicon(spec.dictionary, generating=is_generating(getattr(spec, "task", None)))

@@ -198,10 +198,10 @@ def build_tokens(lexicon: Lexicon, prefix_length: tuple[int, int], suffix_length
 
 
 def spec_lexicon(spec: PrefixSuffixBoardSpec) -> Lexicon:
-    """The spec's dictionary, loaded."""
-    from cpwords.lexicon import load_lexicon
+    """The spec's dictionary, loaded (``generate``: without offensive words unless the spec says)."""
+    from cpwords.lexicon import lexicon_for
 
-    return load_lexicon(spec.dictionary)
+    return lexicon_for(spec)
 
 
 def spec_tokens(spec: PrefixSuffixBoardSpec, layout: Layout) -> TokenSet:

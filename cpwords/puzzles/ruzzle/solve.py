@@ -8,7 +8,7 @@ from typing import Any
 
 from cpwords import puzzles
 from cpwords.engines.budget import Budget
-from cpwords.lexicon import load_lexicon
+from cpwords.lexicon import lexicon_for
 from cpwords.puzzles.ruzzle.board import Board, parse_row
 from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
 from cpwords.puzzles.ruzzle.solution import RuzzleSolution
@@ -29,7 +29,7 @@ def solve(spec: RuzzleSpec, budget: Budget) -> Result:
     """
     t0 = time.perf_counter()
     board = Board.from_tiles(spec.tiles(), spec.bonus_cells())
-    lexicon = None if spec.task == "count_paths" else load_lexicon(spec.dictionary)
+    lexicon = None if spec.task == "count_paths" else lexicon_for(spec)
     stats: dict[str, Any] = {"prepare_s": round(time.perf_counter() - t0, 6)}
     if lexicon is not None:
         stats |= {"dictionary": spec.dictionary.label(), "dictionary_words": len(lexicon)}

@@ -105,9 +105,9 @@ def parse_rows(rows: list[str], shape: GridShape, *, field_name: str) -> dict[tu
 
 def word_lists(spec: WordGridSpec, lengths: set[int]) -> tuple[dict[int, list[str]], dict[int, list[int]]]:
     """Words of each needed length (most frequent first) and their rareness."""
-    from cpwords.lexicon import load_lexicon
+    from cpwords.lexicon import lexicon_for
 
-    lexicon = load_lexicon(spec.dictionary)
+    lexicon = lexicon_for(spec)  # generate: no offensive words unless the spec says
     words = {n: lexicon.by_length(n) for n in sorted(lengths)}
     rareness = {n: [lexicon.rareness(w) for w in ws] for n, ws in words.items()}
     return words, rareness

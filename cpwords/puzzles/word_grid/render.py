@@ -90,16 +90,20 @@ def svg(spec: Any, result: Any, cell: int = 40, *, only: int | None = None) -> s
     gap = cell * 1.5 if scrambled is not None else cell
     width = len(panels) * (w * cell) + (len(panels) - 1) * gap + 2
     caption = _swap_caption(sols[0].swaps) if scrambled is not None else ""
-    height = h * cell + 2 + (34 if scrambled is not None else 0)
-    width = max(width, 0.62 * 14 * len(caption) + 4)
+    top = 22 if scrambled is not None else 0  # a band naming the two grids
+    height = top + h * cell + 2 + (34 if scrambled is not None else 0)
+    width = max(width, 0.62 * 14 * len(caption) + 8)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height}" '
            f'viewBox="0 0 {width:.0f} {height}" font-family="sans-serif">',
            f'<rect width="{width:.0f}" height="{height}" fill="white"/>']
     for k, (rows, marks) in enumerate(panels):
         x0 = 1 + k * (w * cell + gap)
+        if top:
+            out.append(f'<text x="{x0 + w * cell / 2}" y="16" font-size="14" text-anchor="middle" fill="#444">'
+                       f'{"scrambled" if k == 0 else "solved"}</text>')
         for r, row in enumerate(rows):
             for c, ch in enumerate(row):
-                x, y = x0 + c * cell, 1 + r * cell
+                x, y = x0 + c * cell, top + 1 + r * cell
                 swaps = marks.get((r + 1, c + 1), [])
                 fill = "#333" if ch == "#" else ("#fff3c4" if swaps else "#fff")
                 out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#000"/>')
@@ -111,10 +115,10 @@ def svg(spec: Any, result: Any, cell: int = 40, *, only: int | None = None) -> s
                     out.append(f'<text x="{x + cell - 3 - 9 * j}" y="{y + 11}" font-size="10" font-weight="bold" '
                                f'text-anchor="end" fill="{colour}">{number}</text>')
         if scrambled is not None and k == 0:
-            ax, ay = x0 + w * cell + gap / 2, 1 + h * cell / 2
+            ax, ay = x0 + w * cell + gap / 2, top + 1 + h * cell / 2
             out.append(f'<text x="{ax}" y="{ay + 8}" font-size="{cell * 0.6:.0f}" text-anchor="middle">→</text>')
     if caption:
-        out.append(f'<text x="2" y="{h * cell + 26}" font-size="14">{escape(caption)}</text>')
+        out.append(f'<text x="4" y="{top + h * cell + 26}" font-size="14">{escape(caption)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
