@@ -31,6 +31,7 @@ with warnings.catch_warnings():  # newer Starlette asks for httpx2 in its test c
     from fastapi.testclient import TestClient
 from test_robustness import FILES  # the CLI's sweep of bad inputs
 
+import cpwords
 from cpwords import cli, puzzles
 from cpwords.errors import InputError
 from cpwords.server import ServerConfig, create_app
@@ -194,7 +195,9 @@ def test_bad_input_of_the_cli_sweep_is_a_4xx_with_the_cli_line(name: str, client
         assert "files cannot be named here" in body["error"], body
         return
     expected = _cli_error(sweep_folder / name)
-    assert re.sub(r"^spec(:\d+)?: ", "", body["error"]) == expected
+    # The pages leave offensive words out by default, and a dictionary's label says so.
+    shown = re.sub(r"^spec(:\d+)?: ", "", body["error"])
+    assert shown.replace(", exclude=offensive", "").replace(" (exclude=offensive)", "") == expected
     # The same line: the same field and value, also as separate parts of the body.
     named = re.match(r"field '([^']+)'(?=[,:])(, value )?", expected)
     if named:
@@ -351,3 +354,13 @@ def test_serve_options() -> None:
     for bad in (["--port", "70000"], ["--max-time", "0"], ["--workers", "0"], ["--queue", "0"]):
         with pytest.raises(InputError):
             serve_cli.config_from(parser.parse_args(["serve", *bad]))
+
+
+def test_pages_leave_offensive_words_out_unless_the_spec_asks(client: TestClient) -> None:
+    spec = {"kind": "ruzzle", "grid": ["crap", "zzzz", "zzzz", "zzzz"], "dictionary": "scowl-70"}
+    assert "crap" in {s.words[0] for s in cpwords.solve(spec).solutions}  # the CLI keeps every word
+    served = client.post("/api/solve", json=spec).json()["result"]
+    words = {s["words"][0] for s in served["solutions"]}
+    assert "crap" not in words and "rap" in words
+    kept = client.post("/api/solve", json={**spec, "dictionary": {"name": "scowl-70", "exclude": []}}).json()
+    assert "crap" in {s["words"][0] for s in kept["result"]["solutions"]}

@@ -180,12 +180,16 @@ def solve_answer(data: Any, budget: Any, options: dict[str, Any]) -> bytes:
         back at most).
     """
     from cpwords import api, puzzles
+    from cpwords.lexicon import chosen_for_others
     from cpwords.specs import loads_spec, parse_spec
 
     if isinstance(data, str):
         spec = loads_spec(data, source="spec", allow_files=False)
     else:
         spec = parse_spec(data, source="spec", allow_files=False)
+    # The pages show words to people who did not choose the dictionary: offensive words are left
+    # out unless the spec sets ``exclude`` itself (even ``[]``).
+    spec = chosen_for_others(spec)
     kind = puzzles.get(spec.kind)
     max_time = float(options["max_time"])
     time_limit = min(spec.time_limit or max_time, max_time)
