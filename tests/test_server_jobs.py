@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 import time
 from collections.abc import Iterator
 
@@ -39,18 +38,17 @@ def test_job_reports_progress_and_cancel_frees_the_worker_within_a_second(client
     job_id = running(client, LONG_COUNT)
     state = wait_for(lambda: (s := client.get(f"/api/jobs/{job_id}").json())["progress"] and s)
     assert state["progress"]["description"].startswith("counting boards") and state["progress"]["total"] > 0
-    events: list[str] = []
-    reader = threading.Thread(target=lambda: events.extend(client.get(f"/api/jobs/{job_id}/events").text.split("\n\n")))
-    reader.start()
-    time.sleep(0.3)
+    # The events stream of a cancelled job is checked over real HTTP (uvicorn) in
+    # test_server_browser.py::test_events_arrive_while_the_job_runs: Starlette's in-process test
+    # client sometimes ends a streaming response early while another request of the same client
+    # runs, so a stream read here says nothing about the server.
     t0 = time.monotonic()
     cancelled = client.delete(f"/api/jobs/{job_id}").json()
     # By design the worker is free within a second (a stop through the budget, else a kill after
     # STOP_GRACE_S); the deadline checked here is generous, for a loaded CI machine.
     assert cancelled["status"] == "cancelled" and time.monotonic() - t0 < CANCEL_DEADLINE_S
-    reader.join(15)
-    assert events[0].startswith("event: state") and '"status":"running"' in events[0]
-    assert any(e.startswith("event: end") and '"status":"cancelled"' in e for e in events), events
+    ended = client.get(f"/api/jobs/{job_id}/events").text.split("\n\n")
+    assert ended[0].startswith("event: end") and '"status":"cancelled"' in ended[0]
     # The solver stopped through its budget: the same workers, idle, answer at once.
     assert [slot.pid for slot in pool.slots] == pids and client.get("/healthz").json()["busy"] == 0
     ok = client.post("/api/solve", json={"kind": "ladder", "start": "cold", "target": "warm", "mode": "shortest",
