@@ -134,9 +134,19 @@ def is_lex_leader(values: Sequence[T], group: Sequence[Symmetry]) -> bool:
 # ---------------------------------------------------------------- loading shapes
 
 
+def models_root() -> Any:
+    """The shipped ``models/`` folder: the ``cpwords.models`` package of an installed cpwords, or
+    the checkout's top-level ``models/`` when cpwords is imported from a source checkout (the
+    wheel maps that folder to ``cpwords.models``; see setup.py)."""
+    try:
+        return resources.files("cpwords.models")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "models"
+
+
 def shipped_shapes(folder: str) -> list[str]:
     """Names of the shapes shipped in ``models/<folder>/``."""
-    base = resources.files("cpwords.models") / folder
+    base = models_root() / folder
     try:
         return sorted(p.name[:-5] for p in base.iterdir() if p.name.endswith(".yaml"))
     except (FileNotFoundError, NotADirectoryError):
@@ -152,7 +162,7 @@ def read_shape(folder: str, ref: str | Path, *, field_name: str, base_dir: Path 
     """
     noun = {"boards": "board", "grids": "grid shape"}.get(folder, f"{folder} layout")
     if isinstance(ref, str) and "/" not in ref and not ref.endswith((".yaml", ".yml")):
-        entry = resources.files("cpwords.models") / folder / f"{ref}.yaml"
+        entry = models_root() / folder / f"{ref}.yaml"
         if not entry.is_file():
             known = ", ".join(shipped_shapes(folder)) or "none"
             raise InputError(f"unknown {noun}; shipped: {known}; or give a .yaml path",
