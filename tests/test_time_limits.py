@@ -109,8 +109,10 @@ def test_time_limit_ends_the_run_with_the_best_so_far(case: tuple[str, str, str]
     elapsed = time.monotonic() - t0
     assert elapsed <= LIMIT + SLACK, f"{case}: {elapsed:.2f} s for a {LIMIT} s limit"
     assert result.status != "error", result.message
-    if result.stats.get("stopped") in ("time_limit", "interrupted") or elapsed >= LIMIT:
-        # Cut short: it must say so.
+    # Cut short, it must say so. A search that ended just before the deadline may finish building
+    # and checking its complete answer a little after it (both are bounded to the deadline plus
+    # half a second), and then rightly says optimal; a run longer than that was cut short.
+    if result.stats.get("stopped") in ("time_limit", "interrupted") or elapsed >= LIMIT + 0.5:
         assert result.status in ("feasible", "unknown"), (case, result.status, result.message)
         if result.count is not None and result.task not in ("solve", "words", "best_board"):
             assert result.count_exact is False, (case, result.count)
