@@ -72,3 +72,18 @@ class InputError(CpwordsError):
             value=self.value,
             line=self.line or line,
         )
+
+
+def yaml_input_error(exc: Exception, source: str | None) -> InputError:
+    """The one line for a YAML text that does not parse: the parser's problem and its line.
+
+    >>> import yaml
+    >>> try:
+    ...     yaml.safe_load("a: [1, 2")
+    ... except yaml.YAMLError as exc:
+    ...     print(yaml_input_error(exc, "x.yaml").one_line())
+    x.yaml:1: not valid YAML: expected ',' or ']', but got '<stream end>'
+    """
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return InputError(f"not valid YAML: {problem}", source=source, line=mark.line + 1 if mark else None)

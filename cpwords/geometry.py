@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-from cpwords.errors import InputError
+from cpwords.errors import InputError, yaml_input_error
 
 T = TypeVar("T")
 
@@ -200,10 +200,7 @@ def load_yaml_text(text: str, source: str) -> Any:
     except RecursionError:
         raise InputError("the YAML document is nested too deeply", source=source) from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise InputError(f"not valid YAML: {problem}", source=source,
-                         line=mark.line + 1 if mark else None) from None
+        raise yaml_input_error(exc, source) from None
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from cpwords import puzzles
-from cpwords.errors import InputError
+from cpwords.errors import InputError, yaml_input_error
 from cpwords.files import MAX_FILE_BYTES, read_text
 
 MAX_YAML_BYTES = MAX_FILE_BYTES
@@ -424,10 +424,7 @@ def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = 
     except RecursionError:
         raise InputError("the YAML document is nested too deeply", source=source) from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise InputError(f"not valid YAML: {problem}", source=source,
-                         line=mark.line + 1 if mark else None) from None
+        raise yaml_input_error(exc, source) from None
     if not nodes:
         raise InputError("the file holds no puzzle (it is empty); start with a 'kind:' line", source=source)
     specs = []

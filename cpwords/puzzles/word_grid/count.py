@@ -59,7 +59,7 @@ from cpwords.puzzles.word_grid.count_engine import (
     NetworkPlan,
     TooLargeToContract,
 )
-from cpwords.puzzles.word_grid.count_network import _UnionFind, build_network, merged_blocks, word_arrays
+from cpwords.puzzles.word_grid.count_network import build_network, cell_classes, merged_blocks, word_arrays
 from cpwords.puzzles.word_grid.problem import GridProblem
 
 __all__ = [
@@ -168,13 +168,7 @@ def identified_count(problem: GridProblem, partition: list[list[int]], perm: tup
         When the contraction needs more than 52 indices or too large an intermediate tensor.
     """
     partition = merged_blocks(problem, partition, perm)
-    uf = _UnionFind(len(problem.cells))
-    for block in partition:
-        first = problem.slots[block[0]]
-        for s in block[1:]:
-            for a, b in zip(first, problem.slots[s], strict=True):
-                uf.union(a, b)
-    block_classes = [[uf.find(c) for c in problem.slots[block[0]]] for block in partition]
+    block_classes = cell_classes(problem, partition)
     uses: dict[int, int] = {}
     for classes in block_classes:
         for k in classes:

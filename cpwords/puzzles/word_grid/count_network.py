@@ -74,6 +74,18 @@ def word_arrays(problem: GridProblem) -> dict[int, np.ndarray]:
             for n, ws in problem.words.items()}
 
 
+def cell_classes(problem: GridProblem, blocks: list[list[int]]) -> list[list[int]]:
+    """For each block of slots that hold one word, the class of each of its cells once the cells
+    that the block's slots put in the same position are identified (one class a variable)."""
+    uf = _UnionFind(len(problem.cells))
+    for block in blocks:
+        first = problem.slots[block[0]]
+        for s in block[1:]:
+            for a, b in zip(first, problem.slots[s], strict=True):
+                uf.union(a, b)
+    return [[uf.find(c) for c in problem.slots[block[0]]] for block in blocks]
+
+
 def merged_blocks(problem: GridProblem, partition: list[list[int]] | tuple[tuple[int, ...], ...],
                   perm: tuple[int, ...] | None) -> list[list[int]]:
     """The blocks of ``partition`` joined with every slot's image under ``perm`` (if any)."""
@@ -131,13 +143,7 @@ def build_network(problem: GridProblem, partition: list[list[int]] | tuple[tuple
         share no cell with another block.
     """
     blocks = merged_blocks(problem, partition, perm)
-    uf = _UnionFind(len(problem.cells))
-    for block in blocks:
-        first = problem.slots[block[0]]
-        for s in block[1:]:
-            for a, b in zip(first, problem.slots[s], strict=True):
-                uf.union(a, b)
-    block_classes = [[uf.find(c) for c in problem.slots[block[0]]] for block in blocks]
+    block_classes = cell_classes(problem, blocks)
     users: dict[int, set[int]] = {}
     for b, classes in enumerate(block_classes):
         for k in classes:
