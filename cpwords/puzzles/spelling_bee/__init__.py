@@ -20,4 +20,5 @@ KIND = PuzzleKind(
     },
     spec="spec:SpellingBeeSpec",
     solution="solution:SpellingBeeSolution",
+    checker_all="check:check_all",
 )

@@ -14,10 +14,10 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "spelling-bee", parents=parents, help="Spelling Bee: every word of seven letters with the centre",
         description="List every word of a Spelling Bee hive with its score, or generate hives. Examples: "
-                    "cpwords spelling-bee ocanlpt --center o; "
+                    "cpwords spelling-bee cejoprt --center c; "
                     "cpwords spelling-bee --task generate --min-words 20 --max-words 40",
     )
-    p.add_argument("letters", nargs="?", metavar="LETTERS", help="the seven letters, e.g. ocanlpt")
+    p.add_argument("letters", nargs="?", metavar="LETTERS", help="the seven letters, e.g. cejoprt")
     p.add_argument("--center", metavar="C", help="the centre letter (default: the first of LETTERS)")
     p.add_argument("--task", choices=field_choices(Spec, "task"), help="what to do (default words)")
     p.add_argument("--min-word-length", type=int, metavar="N", help="shortest word that counts (default 4)")

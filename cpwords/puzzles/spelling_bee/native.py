@@ -7,6 +7,7 @@ hold the centre, then keeps the hives whose figures are within the spec's bounds
 
 from __future__ import annotations
 
+import heapq
 import random
 from typing import Any
 
@@ -57,32 +58,41 @@ def generate(table: WordTable, spec: Any, budget: Budget) -> Found:
     """Hives (seven letters with a pangram, and a centre) whose words and points are in range.
 
     Every candidate is examined, so the number of hives in range is exact (``count``) unless the
-    time limit cuts the scan; then the hives are the first ``puzzles`` by ``maximize``, or a seeded
-    random choice among all of them.
+    time limit cuts the scan; the hives are the first ``puzzles`` by ``maximize``, or a seeded
+    random choice among all of them. Without ``maximize`` the candidates are scanned in a seeded
+    random order, so that a scan cut short still draws from every part of the alphabet.
     """
     tick = budget.ticker(64)
     avoid = mask_of(spec.avoid)
     candidates = table.pangram_masks(avoid)
+    rng = random.Random(spec.seed)
+    if spec.maximize is None:
+        rng.shuffle(candidates)
     good: list[tuple[int, int, int, int]] = []  # (hive, centre bit, words, points)
     found = Found(stats={"pangram_sets": len(candidates)})
+    scanned = 0
     try:
         for hive in candidates:
             tick()
             for c, n, p in hive_figures(table, hive):
                 if within(spec, n, p):
                     good.append((hive, c, n, p))
+            scanned += 1
     except SearchTimeout as exc:
         found.stop(exc.args[0] if exc.args else None)
     if spec.maximize is not None:
         key = 2 if spec.maximize == "words" else 3
-        good.sort(key=lambda g: (-g[key], g[0], g[1]))
-        chosen = good[:spec.puzzles]
+        chosen = heapq.nsmallest(spec.puzzles, good, key=lambda g: (-g[key], g[0], g[1]))
     else:
-        chosen = random.Random(spec.seed).sample(good, min(spec.puzzles, len(good)))
+        chosen = rng.sample(good, min(spec.puzzles, len(good)))
     found.count = len(good)
     found.answers = [(_hive_letters(h, c), table.hive_words(h, c)) for h, c, _, _ in chosen]
     if spec.maximize is not None and chosen:
         found.objective = chosen[0][2 if spec.maximize == "words" else 3]
+    if not found.complete and chosen:
+        how = f"the {'best' if spec.maximize else 'hives drawn'} among"
+        found.message = (f"the time limit was reached after {scanned:,} of {len(candidates):,} pangram letter sets: "
+                         f"{how} those ({len(good):,} hives in range so far)")
     return found
 
 

@@ -11,19 +11,26 @@ from rich.text import Text
 
 from cpwords import display
 
+#: Words drawn in a picture (the rest are counted).
 WORDS_SHOWN = 60
+#: Words listed on one line under each generated hive.
+WORDS_LISTED = 30
 
 
 def hive_text(letters: str) -> str:
-    """The hive as three lines of text, the centre in brackets.
+    """The hive as five lines of text, laid out as in the picture (the outer letters clockwise
+    from the top), the centre in brackets.
 
     >>> print(hive_text("ocanlpt"))
-       C   A
-     N  [O]  L
-       P   T
+          C
+      T       A
+         [O]
+      P       N
+          L
     """
     c, o = letters[0].upper(), [ch.upper() for ch in letters[1:]]
-    return f"   {o[0]}   {o[1]}\n {o[2]}  [{c}]  {o[3]}\n   {o[4]}   {o[5]}"
+    return "\n".join((f"      {o[0]}", f"  {o[5]}       {o[1]}", f"     [{c}]", f"  {o[4]}       {o[2]}",
+                      f"      {o[3]}"))
 
 
 def render(spec: Any, result: Any) -> Any:
@@ -37,7 +44,11 @@ def render(spec: Any, result: Any) -> Any:
                               f"{len(s.words)} words, {s.total} points, pangrams: {', '.join(s.pangrams)}",
                               style="bold"))
         items.append(Text(hive_text(s.letters)))
-        if spec.task == "words":
+        if spec.task == "generate":
+            shown = ", ".join(s.words[:WORDS_LISTED]) + (f" … (+{len(s.words) - WORDS_LISTED})"
+                                                         if len(s.words) > WORDS_LISTED else "")
+            items.append(Text(f"words: {shown}", style="dim"))
+        else:
             rows = [(w + (" ★" if w in s.pangrams else ""), p) for w, p in zip(s.words, s.points, strict=True)]
             items.append(display.make_table(["word", "points"], rows[:200], justify=["left", "right"],
                                             title=f"{len(s.words)} words, {s.total} points"))

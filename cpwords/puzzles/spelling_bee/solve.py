@@ -22,7 +22,8 @@ RANKS: tuple[tuple[str, int], ...] = (
 
 
 def ranks(total: int) -> dict[str, int]:
-    """The points each rank needs for a hive worth ``total`` points (shares rounded half up).
+    """The points each rank needs for a hive worth ``total`` points: ``total × share / 100``
+    rounded to the nearest whole point, halves up.
 
     >>> ranks(100)["Genius"], ranks(37)["Good Start"], ranks(37)["Queen Bee"]
     (70, 1, 37)
@@ -48,17 +49,22 @@ def solve(spec: SpellingBeeSpec, budget: Budget) -> Result:
             exc.args[0] if exc.args else None)
         return Result.from_search(spec, found, infeasible="", stats=stats)
     stats |= {"prepare_s": round(time.perf_counter() - t0, 6), "letter_sets": len(table.words)}
+    t1 = time.perf_counter()
     found = puzzles.get(spec.kind).run(table, spec, budget)
-    solutions = found.convert(_solution)
+    stats["search_s"] = round(time.perf_counter() - t1, 6)
+    solutions = found.convert(_solution, budget)
     if spec.task == "words":
         infeasible = (f"no word of {spec.dictionary.label()} with {spec.min_word_length}+ letters uses only "
                       f"{spec.letters!r} and the centre {spec.center!r}")
-        if solutions and not solutions[0].words:
-            found.count = 0
+        if solutions and not solutions[0].words:  # a hive without words: nothing to show (exit 1)
+            solutions, found.answers, found.count = [], [], 0
         what = "word"
     else:
         infeasible = "no hive with a pangram meets the bounds with this dictionary"
         what = "hive"
+        if found.complete and 0 < len(solutions) < spec.puzzles and found.message is None:
+            found.message = (f"only {len(solutions)} hive{'s' if len(solutions) > 1 else ''} with a pangram "
+                             f"meet{'' if len(solutions) > 1 else 's'} the bounds ({spec.puzzles} asked for)")
         if found.count is not None:
             stats["hives_in_range"] = found.count
             found.count = None  # the answers are hives; how many meet the bounds is a figure, not the count

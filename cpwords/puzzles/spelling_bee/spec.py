@@ -7,9 +7,12 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef, letters
+from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters
 
 Task = Literal["words", "generate"]
+
+#: Letters in a hive.
+HIVE_LETTERS = 7
 
 
 class SpellingBeeSpec(BaseSpec):
@@ -38,14 +41,16 @@ class SpellingBeeSpec(BaseSpec):
     """The words that count (default ``scowl-50``: common words, closer to the game's list than the
     larger dictionaries)."""
     min_word_length: int = Field(default=4, ge=1, le=15)
-    """Shortest word that counts (the game: 4)."""
+    """Shortest word that counts (the game: 4). Scores do not change with it: a word of 4 letters
+    or fewer is worth 1 point, a longer one 1 point a letter."""
     task: Task = "words"
     """``words``: every word of the hive with its score, the pangrams and the ranks;
     ``generate``: find hives with at least one pangram and a word and point count in range."""
     engine: Literal["native", "cpsat"] | None = None
-    """``native`` (letter sets as bit masks, words grouped by their set of letters; the default) or
-    ``cpsat`` (OR-Tools CP-SAT: one Boolean a letter, a centre choice, one reified Boolean a set of
-    letters used by words, and a word-count or point-count objective)."""
+    """``native`` (letter sets as bit masks, words grouped by their set of letters; the default,
+    fastest and exact) or ``cpsat`` (OR-Tools CP-SAT: one Boolean a letter, a centre choice, one
+    Boolean a pangram letter set, one reified Boolean a set of letters used by words, and the
+    number of words or points as a linear sum, bounded or maximised). Both do both tasks."""
     puzzles: int = Field(default=5, ge=1, le=100)
     """``generate``: how many hives to produce."""
     min_words: int | None = Field(default=None, ge=0)
@@ -71,8 +76,8 @@ class SpellingBeeSpec(BaseSpec):
             text = letters(value, what="letters")
         except ValueError as exc:
             raise _problem(str(exc)) from None
-        if len(text) != 7:
-            raise _problem(f"a hive has 7 letters; {text!r} has {len(text)}")
+        if len(text) != HIVE_LETTERS:
+            raise _problem(f"a hive has {HIVE_LETTERS} letters; {text!r} has {len(text)}")
         repeated = sorted({ch for ch in text if text.count(ch) > 1})
         if repeated:
             raise _problem(f"the hive's letters must all differ; {text!r} repeats {', '.join(map(repr, repeated))}")
@@ -107,14 +112,15 @@ class SpellingBeeSpec(BaseSpec):
             if self.center is None:
                 self.center = self.letters[0]
             elif self.center not in self.letters:
-                raise _problem(f"the centre {self.center!r} is not one of the letters {self.letters!r}")
+                raise field_error("center", f"the centre must be one of the letters {self.letters!r}", self.center)
         else:
-            if len(self.avoid) > 19:
-                raise _problem(f"avoid leaves {26 - len(self.avoid)} letters; a hive needs 7")
+            if len(self.avoid) > 26 - HIVE_LETTERS:
+                raise field_error("avoid", f"it leaves {26 - len(self.avoid)} letters; a hive needs {HIVE_LETTERS}",
+                                  self.avoid)
             for low, high in (("min_words", "max_words"), ("min_points", "max_points")):
                 lo, hi = getattr(self, low), getattr(self, high)
                 if lo is not None and hi is not None and lo > hi:
-                    raise _problem(f"{low}={lo} is more than {high}={hi}")
+                    raise field_error(high, f"it is less than {low}={lo}", hi)
         return self
 
     def hive(self) -> str:

@@ -37,13 +37,18 @@ def letters_of(mask: int) -> str:
     return "".join(ch for i, ch in enumerate(ALPHABET) if mask >> i & 1)
 
 
-def base_points(word: str, min_length: int = 4) -> int:
-    """The score of a word before any pangram bonus: 1 for the shortest words, else 1 a letter.
+#: Words of at most this many letters score 1 point; longer words score 1 point a letter.
+SHORT_WORD = 4
+
+
+def base_points(word: str) -> int:
+    """The game's score of a word before any pangram bonus: 1 point for a word of 4 letters (or
+    fewer, when ``min_word_length`` lets them count), else 1 point a letter.
 
     >>> base_points("noon"), base_points("cotton")
     (1, 6)
     """
-    return 1 if len(word) <= min_length else len(word)
+    return 1 if len(word) <= SHORT_WORD else len(word)
 
 
 @dataclass
@@ -71,7 +76,7 @@ class WordTable:
             if m.bit_count() > HIVE_SIZE:
                 continue
             table.words.setdefault(m, []).append(w)
-            table.points[m] = table.points.get(m, 0) + base_points(w, min_length)
+            table.points[m] = table.points.get(m, 0) + base_points(w)
         return table
 
     def pangram_masks(self, avoid: int = 0) -> list[int]:
@@ -86,7 +91,7 @@ class WordTable:
         while sub:  # every subset of the hive's mask
             if sub & center and sub in self.words:
                 pangram = sub == hive
-                out += [(w, base_points(w, self.min_length) + (PANGRAM_BONUS if pangram else 0), pangram)
+                out += [(w, base_points(w) + (PANGRAM_BONUS if pangram else 0), pangram)
                         for w in self.words[sub]]
             sub = (sub - 1) & hive
         return out
