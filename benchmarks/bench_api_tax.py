@@ -21,6 +21,7 @@ least-rare pick among the shortest ladders, and ``shortest_pick: random``).
 
     python benchmarks/bench_api_tax.py            # 200 boards, 300 ladder pairs a length
     python benchmarks/bench_api_tax.py --quick    # 40 boards, 60 pairs
+    python benchmarks/bench_api_tax.py --only ladder --quick   # one kind, nothing written
     python benchmarks/bench_api_tax.py --write    # also write the api_tax section of docs/benchmarks.md
 
 It runs against any checkout (``PYTHONPATH=OTHER_TREE python benchmarks/bench_api_tax.py``
@@ -177,10 +178,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="40 boards and 60 ladder pairs a length")
     parser.add_argument("--write", action="store_true", help="write the api_tax section of docs/benchmarks.md")
+    parser.add_argument("--only", choices=("ruzzle", "ladder"), help="measure one kind only (nothing is written)")
     args = parser.parse_args()
     boards, pairs = (40, 60) if args.quick else (200, 300)
-    ruzzle = ruzzle_rows(boards)
-    ladder = ladder_rows(pairs)
+    ruzzle = ruzzle_rows(boards) if args.only != "ladder" else []
+    ladder = ladder_rows(pairs) if args.only != "ruzzle" else []
     head = ("| queries | n | algorithm | solve (no check) | solve | tax | check ÷ solve | solves/s (with check) "
             "|")
     md = "\n".join([
@@ -206,7 +208,7 @@ def main() -> None:
         *("| " + " | ".join(r) + " |" for r in ladder),
     ])
     print(md)
-    if args.write:
+    if args.write and args.only is None:
         write_section("api_tax", md)
 
 
