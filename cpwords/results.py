@@ -182,12 +182,33 @@ class Result(BaseModel):
         if dropped:
             note = f"{dropped:,} more {what}s were found but not listed within the time limit"
             message = f"{message}; {note}" if message else note
-        return cls(
-            kind=spec.kind, status=status, engine=spec.engine, task=spec.task, solutions=list(solutions),
-            count=found.count, count_exact=None if found.count is None else found.complete,
-            objective=found.objective if objective is None else objective,
-            stats={**(stats or {}), **found.stats}, message=message,
-        )
+        return cls.trusted({
+            "kind": spec.kind, "status": status, "engine": spec.engine, "task": spec.task, "title": None,
+            "solutions": list(solutions), "count": found.count,
+            "count_exact": None if found.count is None else found.complete,
+            "objective": found.objective if objective is None else objective,
+            "stats": {**(stats or {}), **found.stats}, "message": message,
+        })
+
+    @classmethod
+    def trusted(cls, fields: dict[str, Any]) -> Self:
+        """A Result from values that already have their fields' types, without validation (what
+        :meth:`Solution.trusted` does for answers): every kind's solve ends here, and validating
+        a result built from its own engine's output costs as much as a short search.
+
+        >>> Result.trusted({"kind": "demo", "status": Status.OPTIMAL, "engine": "native", "task": None,
+        ...                 "title": None, "solutions": [], "count": None, "count_exact": None,
+        ...                 "objective": 3, "stats": {}, "message": None}).objective
+        3
+        """
+        if fields.keys() != cls.__pydantic_fields__.keys():
+            return cls(**fields)
+        result = object.__new__(cls)
+        _set(result, "__dict__", fields)
+        _set(result, "__pydantic_fields_set__", set(fields))
+        _set(result, "__pydantic_extra__", None)
+        _set(result, "__pydantic_private__", None)
+        return result
 
 
 #: The stats vocabulary: the same key means the same thing in every kind (docs/design.md lists it).

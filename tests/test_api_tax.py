@@ -79,3 +79,24 @@ def test_results_read_back_from_json() -> None:
     again = Result.model_validate_json(result.model_dump_json())
     assert again.model_dump() == result.model_dump()
     assert [s.model_dump() for s in again.solutions] == [s.model_dump() for s in result.solutions]
+
+
+def test_trusted_result_equals_the_validated_one() -> None:
+    spec = parse_spec({"kind": "ladder", "start": "cold", "target": "warm", "seed": 1})
+    fast = cpwords.solve(spec)
+    again = Result.model_validate(fast.model_dump())
+    assert again.model_dump() == fast.model_dump() and again.status is fast.status
+    assert fast.model_fields_set == set(Result.model_fields)
+    fast.message = "changed"  # assignment still works on a trusted instance
+    assert fast.model_dump()["message"] == "changed"
+
+
+def test_index_of_a_named_dictionary_is_kept_per_reference_fields() -> None:
+    from cpwords.puzzles.ladder.store import load_index
+
+    plain = load_index(parse_spec({"kind": "ladder", "start": "cold", "target": "warm",
+                                   "dictionary": "scowl-35"}).dictionary)
+    assert load_index("scowl-35") is plain
+    filtered = load_index(parse_spec({"kind": "ladder", "start": "cold", "target": "warm",
+                                      "dictionary": {"name": "scowl-35", "max_level": 20}}).dictionary)
+    assert filtered is not plain and len(filtered.words) < len(plain.words)

@@ -336,3 +336,17 @@ def test_lengths_and_letters_are_checked_by_the_spec():
         _spec({"kind": "ladder", "start": "c0ld", "target": "warm"})
     with pytest.raises(InputError, match="unknown field"):
         _spec({"kind": "ladder", "start": "cold", "target": "warm", "steps": 3})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="abc", min_size=3, max_size=3), min_size=1, max_size=12))
+def test_shortcut_check_agrees_with_comparing_every_pair(words):
+    from cpwords.puzzles.ladder.check import letters_changed, shortcuts
+
+    pairs = [f"not shortest: {words[i]!r} links directly to {words[j]!r}"
+             for i in range(len(words))
+             for j in [next((j for j in range(i + 2, len(words)) if letters_changed(words[i], words[j]) == 1), None)]
+             if j is not None]
+    is_ladder = len(set(words)) == len(words) and all(letters_changed(a, b) == 1 for a, b in zip(words, words[1:], strict=False))
+    assert shortcuts(words, is_ladder=is_ladder) == pairs  # the pattern count, when it applies, is exact
+    assert shortcuts(words) == pairs

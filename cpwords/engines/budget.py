@@ -79,7 +79,7 @@ class Budget:
         self.deadline = deadline
         self.progress = progress
         self.reason: str | None = None
-        self._stopped = threading.Event()
+        self._stop_flag = False  # set once by stop(), from any thread (a plain store is atomic)
         self._hooks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         self._parent: Budget | None = None
@@ -113,7 +113,7 @@ class Budget:
     @property
     def stopped(self) -> bool:
         """True once :meth:`stop` was called on this budget or on the one it was made from."""
-        return self._stopped.is_set() or (self._parent is not None and self._parent.stopped)
+        return self._stop_flag or (self._parent is not None and self._parent.stopped)
 
     def expired(self) -> bool:
         """True when the deadline has passed or a stop was requested; sets :attr:`reason`."""
@@ -150,7 +150,7 @@ class Budget:
         """Ask every search of this run to stop as soon as it can (thread- and signal-safe)."""
         if self.reason is None or self.reason == "time_limit":
             self.reason = reason
-        self._stopped.set()
+        self._stop_flag = True
         with self._lock:
             hooks = list(self._hooks)
         for hook in hooks:

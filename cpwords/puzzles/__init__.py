@@ -45,8 +45,10 @@ KIND_PACKAGES: tuple[str, ...] = (
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
+@cache
 def _ref(package: str, ref: str) -> Any:
-    """``"module:attribute"`` (relative to ``package``) or ``"module"`` -> the object."""
+    """``"module:attribute"`` (relative to ``package``) or ``"module"`` -> the object (looked up
+    once per process: every solve dispatches through here)."""
     module_name, _, attribute = ref.partition(":")
     module = importlib.import_module(f"{package}.{module_name}")
     return getattr(module, attribute) if attribute else module

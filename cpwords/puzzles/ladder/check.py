@@ -18,7 +18,9 @@ def letters_changed(a: str, b: str) -> int:
     >>> letters_changed("cold", "cord")
     1
     """
-    return sum(x != y for x, y in zip(a, b, strict=True))
+    if len(a) != len(b):
+        raise ValueError(f"{a!r} and {b!r} differ in length")
+    return sum(map(str.__ne__, a, b))
 
 
 def check(spec: BaseSpec, solution: Solution) -> list[str]:
@@ -38,9 +40,11 @@ def check(spec: BaseSpec, solution: Solution) -> list[str]:
     problems += [f"{w!r} is not in the dictionary" for w in words if w not in lexicon]
     if len(set(words)) != len(words):
         problems.append("a word is used twice")
+    bad_steps = len(problems)
     for a, b in zip(words, words[1:], strict=False):
         if letters_changed(a, b) != 1:
             problems.append(f"{a!r} -> {b!r} does not change exactly one letter")
+    is_ladder = len(problems) == bad_steps and len(set(words)) == len(words)
     steps = getattr(solution, "steps", len(words) - 1)
     if steps != len(words) - 1:
         problems.append(f"steps is {steps}, but the ladder has {len(words) - 1} changes")
@@ -52,10 +56,32 @@ def check(spec: BaseSpec, solution: Solution) -> list[str]:
         if getattr(solution, "rareness", None) != sum(expected[1:]):
             problems.append(f"total rareness {getattr(solution, 'rareness', None)} is not {sum(expected[1:])}")
     if getattr(solution, "mode", None) == "shortest":
-        # A shortest ladder has no shortcut: no two words more than one step apart are linked.
-        for i in range(len(words)):
-            for j in range(i + 2, len(words)):
-                if letters_changed(words[i], words[j]) == 1:
-                    problems.append(f"not shortest: {words[i]!r} links directly to {words[j]!r}")
-                    break
+        problems += shortcuts(words, is_ladder=is_ladder)
     return problems
+
+
+def shortcuts(words: list[str], *, is_ladder: bool = False) -> list[str]:
+    """A shortest ladder has no shortcut: no two words more than one step apart are linked.
+
+    Two different words of one length are linked when they share a *pattern* (the word with one
+    position blanked). Each step of a ladder shares exactly one pattern with the next word, so a
+    ladder of n words of length m without shortcuts or repeats has exactly n·m − (n − 1) distinct
+    patterns. ``is_ladder`` says the caller checked that (distinct words, one letter a step): then
+    a ladder with that many patterns has no shortcut, and only one with fewer has its pairs
+    compared one by one, to name the shortcuts. Otherwise every pair is compared.
+
+    >>> shortcuts(["cold", "cord", "card", "ward", "warm"], is_ladder=True)
+    []
+    >>> shortcuts(["cat", "cot", "cog", "dog", "dot"], is_ladder=True)
+    ["not shortest: 'cot' links directly to 'dot'"]
+    """
+    m = len(words[0]) if words else 0
+    if is_ladder and len({w[:p] + "." + w[p + 1:] for w in words for p in range(m)}) == len(words) * m - (len(words) - 1):
+        return []
+    found = []
+    for i in range(len(words)):
+        for j in range(i + 2, len(words)):
+            if letters_changed(words[i], words[j]) == 1:
+                found.append(f"not shortest: {words[i]!r} links directly to {words[j]!r}")
+                break
+    return found

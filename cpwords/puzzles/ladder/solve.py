@@ -68,10 +68,10 @@ def _solution(index: LadderIndex, spec: LadderSpec, ids: list[int], mode: Litera
         from cpwords.lexicon import define
 
         definitions = [define(w) for w in words]
-    return LadderSolution(
-        words=words, mode=mode, steps=len(ids) - 1, rareness=sum(rareness[1:]), word_rareness=rareness,
-        definitions=definitions,
-    )
+    return LadderSolution.trusted({
+        "words": words, "mode": mode, "steps": len(ids) - 1, "rareness": sum(rareness[1:]),
+        "word_rareness": rareness, "definitions": definitions,
+    })
 
 
 def _word_id(index: LadderIndex, spec: LadderSpec, field: str) -> int:

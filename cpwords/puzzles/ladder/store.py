@@ -128,8 +128,28 @@ def load_index(ref: DictionaryRef | str | None = None) -> LadderIndex:
         ref = DictionaryRef(name="scowl-70")
     elif isinstance(ref, str):
         ref = DictionaryRef(name=ref)
-    key = _alias_key(ref)
-    return _load_index(ref.model_dump_json(), key)
+    named = _named_key(ref)
+    if named is not None:
+        index = _BY_NAME.get(named)
+        if index is not None:
+            return index
+    index = _load_index(ref.model_dump_json(), _alias_key(ref))
+    if named is not None:
+        _BY_NAME[named] = index
+    return index
+
+
+#: Indexes of built-in dictionaries already loaded by this process, by :func:`_named_key`. The
+#: shipped word data does not change under a running process, so a hit needs neither the alias
+#: (a stat of the data file) nor the JSON form of the reference: a few attribute reads a solve.
+_BY_NAME: dict[tuple[Any, ...], LadderIndex] = {}
+
+
+def _named_key(ref: DictionaryRef) -> tuple[Any, ...] | None:
+    """Every field of a built-in dictionary's reference, hashable (None for a file or inline words)."""
+    if ref.name is None:
+        return None
+    return tuple(tuple(v) if isinstance(v, list) else v for v in map(ref.__getattribute__, type(ref).model_fields))
 
 
 @lru_cache(maxsize=8)
