@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Any
 
 from cpwords import puzzles
@@ -57,9 +58,13 @@ def word_solutions(board: Board, answers: Iterable[Answer], *, with_grid: bool =
     grid = board.row_strings() if with_grid else None
     cols = board.cols
     cells = [(c // cols + 1, c % cols + 1) for c in range(board.size)]
-    ordered = sorted(answers, key=lambda a: (-a[2], -len(a[0]), a[0]))
+    # Two stable sorts with keys computed in C where they can be: alphabetically, then by
+    # score and length (a word is at most a few hundred letters: score · 4096 + length orders both).
+    ordered = sorted(answers, key=itemgetter(0))
+    ordered.sort(key=lambda a: -(a[2] << 12 | len(a[0])))
+    cell = cells.__getitem__
     # The engines' data are already of the fields' types: no validation (a board has hundreds of words).
     return RuzzleSolution.trusted_many(
-        {"words": [word], "word": word, "path": [[*cells[c]] for c in path], "score": score,
+        {"words": [word], "word": word, "path": list(map(list, map(cell, path))), "score": score,
          "grid": None if grid is None else list(grid)}
         for word, path, score in ordered)
