@@ -43,17 +43,36 @@ def test_the_array_scorer_makes_the_same_chain_as_the_trie_walk(extra: dict[str,
     assert scorer.score(fast) == scorer.reference_score(fast) == fast_stats["best_value"]
 
 
-def test_the_chain_does_not_depend_on_the_batch_size(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("cycle", [None, 90])
+def test_the_chain_does_not_depend_on_the_batch_size(monkeypatch: pytest.MonkeyPatch, cycle: int | None) -> None:
     spec = _spec(iterations=400)
     start = Board.from_tiles(spec.tiles(), spec.bonus_cells())  # type: ignore[attr-defined]
     lexicon = load_lexicon(spec.dictionary)  # type: ignore[attr-defined]
     runs = []
     for size in (1, 3, 64):
         monkeypatch.setattr(annealing, "_batch_size", lambda taken, size=size: size)
-        runs.append(best_board(spec, start, lexicon, Budget(None)))
+        runs.append(best_board(spec, start, lexicon, Budget(None), cycle_moves=cycle))
     assert len({board.tiles for board, _ in runs}) == 1
     assert len({(s["best_value"], s["accepted"]) for _, s in runs}) == 1
     assert runs[0][1]["boards_scored"] < runs[2][1]["boards_scored"]
+    assert runs[0][1]["cycles"] == (1 if cycle is None else 5)  # 400 moves: 4 cycles of 90, one of 40
+
+
+def test_cycles_restart_from_the_best_board_and_match_the_trie_walk() -> None:
+    spec = _spec(iterations=600, bonuses={"TW": [[1, 1]], "DL": [[2, 2]]})
+    start = Board.from_tiles(spec.tiles(), spec.bonus_cells())  # type: ignore[attr-defined]
+    lexicon = load_lexicon(spec.dictionary)  # type: ignore[attr-defined]
+    fast, fast_stats = best_board(spec, start, lexicon, Budget(None), cycle_moves=150)
+    slow, slow_stats = best_board(spec, start, lexicon, Budget(None), scorer="reference", cycle_moves=150)
+    assert fast.tiles == slow.tiles and fast_stats["best_value"] == slow_stats["best_value"]
+    assert fast_stats["cycles"] == 4 and fast_stats["moves"] == 600
+    # One cycle as long as the run is the single cooling (the search without cycles).
+    one, one_stats = best_board(spec, start, lexicon, Budget(None), cycle_moves=600)
+    plain, plain_stats = best_board(spec, start, lexicon, Budget(None), cycle_moves=None)
+    assert one.tiles == plain.tiles and one_stats["accepted"] == plain_stats["accepted"]
+    scorer = BoardScorer(lexicon, scoring=spec.scoring, min_letters=spec.min_letters(), rows=3, cols=3,  # type: ignore[attr-defined]
+                         bonus_cells=spec.bonus_cells())  # type: ignore[attr-defined]
+    assert scorer.reference_score(fast) == fast_stats["best_value"] >= fast_stats["start_value"]
 
 
 def test_best_board_through_the_api_is_seeded_and_verified() -> None:
