@@ -56,16 +56,24 @@ def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
 
 
 def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
-    """Exact counts by inclusion-exclusion (boxes of up to 16 letters), else by enumeration."""
+    """Exact counts by inclusion-exclusion (boxes of up to MAX_COUNT_LETTERS letters, in blocks
+    within ``max_memory_mb``), else by enumeration."""
     t0 = time.perf_counter()
     table = problem.table
     assert table is not None
     by_words = {k: 0 for k in range(1, spec.max_words + 1)}
     found = Found(stats={"count_by_words": by_words})
     try:
+        counted = None
         if table.box.n <= native.MAX_COUNT_LETTERS:
+            try:
+                counted = native.count_answers(table, spec.max_words, budget, max_memory_mb=spec.max_memory_mb)
+            except ValueError:  # counts beyond int64 on a big box: listed instead
+                counted = None
+        if counted is not None:
             found.stats["method"] = "inclusion-exclusion"
-            by_words.update(native.count_answers(table, spec.max_words, budget))
+            found.stats["count_block_letters"] = native.count_block_bits(table.box.n, spec.max_memory_mb)
+            by_words.update(counted)
         else:
             found.stats["method"] = "enumeration"
             for answer in native.enumerate_answers(table, spec.max_words, budget=budget,
