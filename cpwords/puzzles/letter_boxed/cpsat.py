@@ -154,26 +154,50 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     if first.answer is None:
         return found if first.complete else found.stop(first.stopped)
     answer = first.answer
-    bm2 = build_model(table, len(answer), all_used=True, prefix_rule=False, domains=domains[len(answer)])
-    for x, i in zip(bm2.word, answer, strict=True):
-        bm2.model.add_hint(x, i + 1)
-    if table.rank == "letters":
-        # Written one after another with each join letter merged, the words spell a string that
-        # holds every letter: their total length is at least n + k - 1. Often the optimum itself,
-        # and then the solver proves it as soon as it finds it.
-        bm2.model.add(sum(bm2.cost) >= table.box.n + len(answer) - 1)
-    bm2.model.minimize(sum(bm2.cost))
-    second = _solve(bm2.model, spec, budget)
-    engine.add_stats(found.stats, second.stats)
     found.objective = len(answer)
-    if second.status.solved:
-        answer = _read(second, bm2)
-    found.answers = [problem.words_of(table, answer)]
-    if second.status is not Status.OPTIMAL:
-        found.stop(second.stopped)  # the fewest words is proved; the tie-break is not
+    bm2 = build_model(table, len(answer), all_used=True, prefix_rule=False, domains=domains[len(answer)])
+    if table.rank == "letters":
+        status, cheapest = _cheapest_from_below(bm2, table, answer, spec, budget, found.stats)
+    else:
+        for x, i in zip(bm2.word, answer, strict=True):
+            bm2.model.add_hint(x, i + 1)
+        bm2.model.minimize(sum(bm2.cost))
+        second = _solve(bm2.model, spec, budget)
+        engine.add_stats(found.stats, second.stats)
+        status, cheapest = second.status, (_read(second, bm2) if second.status.solved else None)
+    found.answers = [problem.words_of(table, cheapest if cheapest is not None else answer)]
+    if status is not Status.OPTIMAL:
+        found.stop(budget.reason or "time_limit")  # the fewest words is proved; the tie-break is not
         found.message = ("the time limit was reached: the number of words is proved fewest, "
                          "but a cheaper answer of that length may exist")
     return found
+
+
+def _cheapest_from_below(bm: BoxModel, table: WordTable, answer: list[int], spec: Any, budget: Budget,
+                         stats: dict[str, Any]) -> tuple[Status, list[int] | None]:
+    """Least total letters among the answers of ``len(answer)`` words, from the lower bound up.
+
+    Written one after another with each join letter merged, k words spell a string that holds
+    every letter: their total length is at least n + k - 1, and often exactly that. So a copy of
+    the model is asked for an answer of total at most t = n + k - 1, then t + 1, ...: the first t
+    with an answer is the least (every smaller t was proved to have none), and a tight total
+    prunes each search hard. The answer of stage 1 bounds t from above and is each copy's hint.
+    """
+    k = len(answer)
+    upper = sum(table.cost[i] for i in answer)
+    for t in range(min(upper, table.box.n + k - 1), upper):
+        model = bm.model.clone()
+        word = [model.get_int_var_from_proto_index(x.index) for x in bm.word]
+        model.add(sum(model.get_int_var_from_proto_index(c.index) for c in bm.cost) <= t)
+        for x, i in zip(word, answer, strict=True):
+            model.add_hint(x, i + 1)
+        outcome = _solve(model, spec, budget)
+        engine.add_stats(stats, outcome.stats)
+        if outcome.status.solved:
+            return Status.OPTIMAL, [outcome.value(x) - 1 for x in word if outcome.value(x) > 0]
+        if outcome.status is not Status.INFEASIBLE:
+            return Status.FEASIBLE, None
+    return Status.OPTIMAL, answer  # every cheaper total was proved impossible
 
 
 def min_words_by_objective(spec: Any, table: WordTable, budget: Budget | None = None) -> tuple[Status, int | None]:
