@@ -273,3 +273,26 @@ def test_increasing_k_finds_the_first_satisfiable_size_and_stops_with_the_budget
     spent = Budget()
     spent.stop()
     assert increasing_k(range(1, 6), solve_k, spent).stopped == "interrupted"
+
+
+def test_a_forked_call_returns_raises_and_is_killed_on_a_stop_request() -> None:
+    import threading
+    import time as clock
+
+    import pytest
+
+    from cpwords.engines import forked
+    from cpwords.engines.budget import Budget
+
+    assert forked.call(lambda: {"answer": [1, 2, 3]}, Budget(None)) == {"answer": [1, 2, 3]}
+
+    def fails() -> None:
+        raise ValueError("from the child")
+
+    with pytest.raises(ValueError, match="from the child"):
+        forked.call(fails, Budget(None))
+    budget = Budget(None)  # no deadline: only the stop request ends the call
+    threading.Timer(0.2, budget.stop).start()
+    t0 = clock.monotonic()
+    assert forked.call(lambda: clock.sleep(30), budget) is None
+    assert clock.monotonic() - t0 < 10 and budget.reason == "interrupted"
