@@ -13,8 +13,10 @@ Where ``fork`` does not exist (Windows) the call runs in this process, as before
 
 from __future__ import annotations
 
-import multiprocessing
 import os
+import pickle
+import select
+import signal
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -30,15 +32,17 @@ POLL_S = 0.05
 
 
 def available() -> bool:
-    """True where calls can be forked (``fork`` start method: Linux and other Unix)."""
-    return hasattr(os, "fork") and "fork" in multiprocessing.get_all_start_methods()
+    """True where calls can be forked (Linux and other Unix)."""
+    return hasattr(os, "fork")
 
 
 def call(fn: Callable[[], T], budget: Budget) -> T | None:
     """``fn()`` run in a forked child: its value, or None when the budget ended first (the deadline
     passed by :data:`GRACE_S`, or :meth:`Budget.stop` was called) and the child was killed.
 
-    An exception in the child is raised here. ``fn``'s value must pickle.
+    An exception in the child is raised here. ``fn``'s value must pickle. (``os.fork`` itself, not
+    :mod:`multiprocessing`: the call also works inside daemonic worker processes, such as a Dask
+    worker's.)
 
     >>> call(lambda: 6 * 7, Budget(5))
     42
@@ -49,40 +53,56 @@ def call(fn: Callable[[], T], budget: Budget) -> T | None:
         return fn()
     if budget.expired():
         return None
-    ctx = multiprocessing.get_context("fork")
-    receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_child, args=(fn, send), daemon=True)
-    child.start()
-    send.close()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: answer through the pipe, then leave without any clean-up of the parent's
+        os.close(read_end)
+        _answer(fn, write_end)
+        os._exit(0)
+    os.close(write_end)
+    chunks: list[bytes] = []
     try:
         while True:
-            if receive.poll(POLL_S):
-                try:
-                    ok, value = receive.recv()
-                except EOFError:  # the child died without answering
-                    raise RuntimeError(f"the solver process ended without an answer (exit code {child.exitcode})") from None
-                if not ok:
-                    raise value
-                return value  # type: ignore[no-any-return]
+            ready, _, _ = select.select([read_end], [], [], POLL_S)
+            if ready:
+                chunk = os.read(read_end, 1 << 20)
+                if chunk:
+                    chunks.append(chunk)
+                    continue
+                break  # end of the answer
             late = budget.deadline is not None and time.monotonic() > budget.deadline + GRACE_S
             if budget.stopped or late:
                 if late:
                     budget.expired()  # records the reason
                 return None
     finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receive.close()
+        os.close(read_end)
+        _reap(pid)
+    if not chunks:
+        raise RuntimeError("the solver process ended without an answer")
+    ok, value = pickle.loads(b"".join(chunks))
+    if not ok:
+        raise value
+    return value  # type: ignore[no-any-return]
 
 
-def _child(fn: Callable[[], Any], send: Any) -> None:
+def _answer(fn: Callable[[], Any], write_end: int) -> None:
     try:
         result: tuple[bool, Any] = (True, fn())
     except BaseException as exc:  # (sent to the parent, which raises it)
         result = (False, exc)
     try:
-        send.send(result)
+        data = pickle.dumps(result)
     except Exception as exc:  # an unpicklable value or exception
-        send.send((False, RuntimeError(f"the solver's answer could not be sent back: {exc}")))
-    send.close()
+        data = pickle.dumps((False, RuntimeError(f"the solver's answer could not be sent back: {exc}")))
+    with os.fdopen(write_end, "wb") as out:
+        out.write(data)
+
+
+def _reap(pid: int) -> None:
+    """Kill the child if it still runs, and collect it."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)
