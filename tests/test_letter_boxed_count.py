@@ -8,13 +8,13 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_letter_boxed_engines import brute_force_counts, small_puzzles
 
 from cpwords import api
 from cpwords.lexicon import Lexicon, load_lexicon
 from cpwords.puzzles.letter_boxed import native
 from cpwords.puzzles.letter_boxed.generate import random_box
 from cpwords.puzzles.letter_boxed.words import Box, playable_words
-from tests.test_letter_boxed_engines import brute_force_counts, small_puzzles
 
 
 def _listed(table, max_words: int) -> dict[int, int]:  # type: ignore[no-untyped-def]
