@@ -32,6 +32,7 @@ class BoxModel:
     word: list[cp_model.IntVar]
     used: list[Any]
     cost: list[cp_model.IntVar]
+    distinct: list[cp_model.IntVar]
 
 
 def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule: bool,
@@ -111,7 +112,7 @@ def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule
             covered = has
             # A later word is allowed only while some letter is still uncovered.
             m.add_bool_or([x.Not() for x in covered]).only_enforce_if(used[p + 1])
-    return BoxModel(m, word, used, cost)
+    return BoxModel(m, word, used, cost, distinct)
 
 
 def _solve(model: cp_model.CpModel, spec: Any, budget: Budget) -> engine.Outcome:
@@ -155,10 +156,10 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
         return found if first.complete else found.stop(first.stopped)
     answer = first.answer
     found.objective = len(answer)
-    bm2 = build_model(table, len(answer), all_used=True, prefix_rule=False, domains=domains[len(answer)])
     if table.rank == "letters":
-        status, cheapest = _cheapest_from_below(bm2, table, answer, spec, budget, found.stats)
+        status, cheapest = _cheapest_from_below(table, answer, domains[len(answer)], spec, budget, found.stats)
     else:
+        bm2 = build_model(table, len(answer), all_used=True, prefix_rule=False, domains=domains[len(answer)])
         for x, i in zip(bm2.word, answer, strict=True):
             bm2.model.add_hint(x, i + 1)
         bm2.model.minimize(sum(bm2.cost))
@@ -173,28 +174,39 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     return found
 
 
-def _cheapest_from_below(bm: BoxModel, table: WordTable, answer: list[int], spec: Any, budget: Budget,
+def _cheapest_from_below(table: WordTable, answer: list[int], domains: list[list[int]], spec: Any, budget: Budget,
                          stats: dict[str, Any]) -> tuple[Status, list[int] | None]:
     """Least total letters among the answers of ``len(answer)`` words, from the lower bound up.
 
-    Written one after another with each join letter merged, k words spell a string that holds
-    every letter: their total length is at least n + k - 1, and often exactly that. So a copy of
-    the model is asked for an answer of total at most t = n + k - 1, then t + 1, ...: the first t
-    with an answer is the least (every smaller t was proved to have none), and a tight total
-    prunes each search hard. The answer of stage 1 bounds t from above and is each copy's hint.
+    k words covering the n letters have at least n + k - 1 letters in all: their letter sets
+    cover the n letters and consecutive words share their join letter, so the sizes of the sets
+    add up to at least n + k - 1; a word's letters beyond its distinct ones (*repeats*) come on
+    top. So a model is asked for an answer of total at most t = n + k - 1, then t + 1, ...: the
+    first t with an answer is the least (every smaller t was proved to have none). For a given t
+    the repeats of all the words add up to at most s = t - (n + k - 1): words with more repeats
+    are left out of the positions and the sum is a constraint (at t = n + k - 1, only words
+    without a repeated letter remain). The answer of stage 1 bounds t from above and is the hint
+    where its words remain.
     """
     k = len(answer)
-    upper = sum(table.cost[i] for i in answer)
-    for t in range(min(upper, table.box.n + k - 1), upper):
-        model = bm.model.clone()
-        word = [model.get_int_var_from_proto_index(x.index) for x in bm.word]
-        model.add(sum(model.get_int_var_from_proto_index(c.index) for c in bm.cost) <= t)
-        for x, i in zip(word, answer, strict=True):
-            model.add_hint(x, i + 1)
-        outcome = _solve(model, spec, budget)
+    cost, mask = table.cost, table.mask
+    upper = sum(cost[i] for i in answer)
+    least = table.box.n + k - 1
+    for t in range(min(upper, least), upper):
+        slack = t - least
+        kept = [[i for i in d if cost[i] - mask[i].bit_count() <= slack] for d in domains]
+        if any(not d for d in kept):
+            continue  # no word fits some position at this total: proved impossible
+        bm = build_model(table, k, all_used=True, prefix_rule=False, domains=kept)
+        bm.model.add(sum(bm.cost) <= t)
+        bm.model.add(sum(bm.cost) - sum(bm.distinct) <= slack)
+        for x, i, d in zip(bm.word, answer, kept, strict=True):
+            if i in d:
+                bm.model.add_hint(x, i + 1)
+        outcome = _solve(bm.model, spec, budget)
         engine.add_stats(stats, outcome.stats)
         if outcome.status.solved:
-            return Status.OPTIMAL, [outcome.value(x) - 1 for x in word if outcome.value(x) > 0]
+            return Status.OPTIMAL, _read(outcome, bm)
         if outcome.status is not Status.INFEASIBLE:
             return Status.FEASIBLE, None
     return Status.OPTIMAL, answer  # every cheaper total was proved impossible
