@@ -49,10 +49,16 @@ def _word_groups(table: WordTable) -> dict[tuple[int, int], np.ndarray]:
 
 
 def can_finish(table: WordTable, max_words: int, budget: Budget | None = None, *,
-               max_memory_mb: int | None = DEFAULT_MEMORY_MB) -> list[np.ndarray]:
+               max_memory_mb: int | None = DEFAULT_MEMORY_MB, known: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """``reach[r][e, m]``: r more words, the first starting at letter e, can cover every letter
     when the letters m are covered so far, without covering them all before the last word
     (repeats allowed). ``reach[0][e, m]`` is ``m == full``.
+
+    ``reach[1]`` is an up-closure (m can be finished by one word from e when m holds every letter
+    that word lacks): the complements of the words' letter sets are marked, then spread to their
+    supersets bit by bit, n passes over the array instead of one per word (an 18-letter box: 0.1 s
+    against 4.8 s). Deeper steps take each word in turn. ``known``: the list an earlier call
+    returned for the same table (fewer words): its steps are reused, not recomputed.
 
     Raises
     ------
@@ -72,12 +78,23 @@ def can_finish(table: WordTable, max_words: int, budget: Budget | None = None, *
     _check_memory((max_words + 2) * n * (1 << n) + 16 * (1 << n) + 8 * _CHUNK_CELLS, max_memory_mb,
                   f"pruning the search over a box of {n} letters")
     check = budget.check if budget is not None else (lambda: None)
+    if known is not None and len(known) > max_words:
+        return known[:max_words + 1]
     masks = np.arange(1 << n, dtype=np.int64)
     not_full = masks != full
     groups = _word_groups(table)
-    reach = [np.zeros((n, 1 << n), dtype=bool)]
-    reach[0][:, full] = True
-    for _ in range(max_words):
+    reach = list(known) if known else []
+    if not reach:
+        reach.append(np.zeros((n, 1 << n), dtype=bool))
+        reach[0][:, full] = True
+    if len(reach) == 1 and max_words >= 1:
+        check()
+        one = np.zeros((n, 1 << n), dtype=bool)
+        one[np.array(table.first, dtype=np.int64), full & ~np.array(table.mask, dtype=np.int64)] = True
+        _up_closure(one, n)
+        one[:, full] = False
+        reach.append(one)
+    while len(reach) <= max_words:
         prev, nxt = reach[-1], np.zeros((n, 1 << n), dtype=bool)
         for (f, e), word_masks in groups.items():
             target = prev[e]
@@ -91,6 +108,19 @@ def can_finish(table: WordTable, max_words: int, budget: Budget | None = None, *
         nxt &= not_full[None, :]
         reach.append(nxt)
     return reach
+
+
+def _up_closure(sets: np.ndarray, n: int) -> None:
+    """In place, per row of ``sets`` (shape (rows, 2^n)): mark every superset of a marked set.
+
+    >>> a = np.zeros((1, 8), dtype=bool); a[0, 0b001] = True
+    >>> np.flatnonzero(a[0]).tolist(), (_up_closure(a, 3), np.flatnonzero(a[0]).tolist())[1]
+    ([1], [1, 3, 5, 7])
+    """
+    rows = sets.shape[0]
+    for b in range(n):
+        view = sets.reshape(rows, -1, 2, 1 << b)
+        view[:, :, 1, :] |= view[:, :, 0, :]
 
 
 def reachable_sets(table: WordTable, k: int, budget: Budget | None = None, *,
@@ -122,12 +152,15 @@ def reachable_sets(table: WordTable, k: int, budget: Budget | None = None, *,
 
 
 def position_domains(table: WordTable, k: int, budget: Budget | None = None, *,
-                     max_memory_mb: int | None = DEFAULT_MEMORY_MB) -> list[list[int]]:
+                     max_memory_mb: int | None = DEFAULT_MEMORY_MB,
+                     cache: dict[str, Any] | None = None) -> list[list[int]]:
     """For each position p of an answer of exactly k words, the indexes of the words that can
     stand there: some chain of p words before it and k-1-p after it (repeats allowed) covers
     every letter with it, and no word before the last completes the box.
 
     A relaxation: every answer of k words uses only words of these lists at their positions.
+    ``cache``: a dict kept between the calls of one solve (k = 1, 2, ...): the steps of
+    :func:`can_finish` computed for one k are reused for the next.
 
     >>> from cpwords.puzzles.letter_boxed.words import Box
     >>> box = Box.from_sides(["ab", "cd", "ef"])
@@ -140,7 +173,10 @@ def position_domains(table: WordTable, k: int, budget: Budget | None = None, *,
     last = np.array(table.last, dtype=np.int64)
     if k == 1:
         return [np.flatnonzero(mask == full).tolist()]
-    reach = can_finish(table, k - 1, budget, max_memory_mb=max_memory_mb)
+    known = None if cache is None else cache.get("reach")
+    reach = can_finish(table, k - 1, budget, max_memory_mb=max_memory_mb, known=known)
+    if cache is not None and len(reach) > len(known or []):
+        cache["reach"] = reach
     seen = reachable_sets(table, k, budget, max_memory_mb=max_memory_mb)
     check = budget.check if budget is not None else (lambda: None)
     domains = [np.flatnonzero((mask != full) & reach[k - 1][last, mask]).tolist()]
@@ -163,12 +199,14 @@ def position_domains(table: WordTable, k: int, budget: Budget | None = None, *,
     return domains
 
 
-def domains_or_none(table: WordTable, k: int, spec: Any, budget: Budget) -> list[list[int]] | None:
+def domains_or_none(table: WordTable, k: int, spec: Any, budget: Budget,
+                    cache: dict[str, Any] | None = None) -> list[list[int]] | None:
     """:func:`position_domains` within the spec's memory budget, or None when some position can
     hold no word (then no answer of exactly k words exists).
 
     Raises MemoryBudgetExceeded when the tables would not fit: the models without them are no
     smaller (every playable word at every position), and solvers were seen to ignore their
     interrupts for minutes on such formulas."""
-    domains = position_domains(table, k, budget, max_memory_mb=getattr(spec, "max_memory_mb", DEFAULT_MEMORY_MB))
+    domains = position_domains(table, k, budget, max_memory_mb=getattr(spec, "max_memory_mb", DEFAULT_MEMORY_MB),
+                               cache=cache)
     return None if any(not d for d in domains) else domains
