@@ -218,9 +218,13 @@ async def job_events(request: Request, job_id: str) -> StreamingResponse:
             version = job.version
             if version != seen:
                 seen = version
-                state = json.dumps(job.state(), separators=(",", ":"))
-                yield f"event: {'end' if job.status in FINAL else 'state'}\ndata: {state}\n\n".encode()
-                if job.status in FINAL:
+                # One snapshot decides both the event's data and whether it is the last: the job's
+                # thread may finish between two reads, and an ``end`` event must carry the end state.
+                snapshot = job.state()
+                final = snapshot["status"] in FINAL
+                state = json.dumps(snapshot, separators=(",", ":"))
+                yield f"event: {'end' if final else 'state'}\ndata: {state}\n\n".encode()
+                if final:
                     return
             elif not await job.wait(version, timeout=KEEPALIVE_S):
                 yield b": keep-alive\n\n"
