@@ -2,7 +2,8 @@
 
 k words covering the n letters of a box have at least n + k - 1 letters in all. The CP-SAT and
 SAT engines first ask for an answer at exactly that bound (an exact cover, see
-``cpsat.at_the_bound`` and ``sat._bound_cnf``); these tests hold both to brute force.
+``cpsat.at_the_bound`` and ``sat._cover_cnf``), then for answers with at most s letters more
+(the same models with excess, which break the tie-break); these tests hold both to brute force.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def test_the_bound_models_find_exactly_the_answers_at_the_bound(puzzle: dict, k:
     assert status is (Status.OPTIMAL if expected else Status.INFEASIBLE)
     if expected:
         assert tuple(table.words[i] for i in answer) in expected
-    bc = sat._bound_cnf(table, k, domains)
+    bc = sat._cover_cnf(table, k, domains, 0)
     if bc is None:
         assert not expected
         return
@@ -123,3 +124,41 @@ def test_a_hard_box_is_settled_at_the_bound_by_both_solver_engines() -> None:
         assert result.status.value == "optimal" and result.stats["tie_break"] == "at the bound"
         assert (result.objective, result.solutions[0].letters) == (3, 17)
         assert verify.check(parse_spec(spec), result) == []
+
+
+def answers_within(puzzle: dict, k: int, slack: int) -> list[tuple[str, ...]]:
+    """Every answer of exactly k distinct words with at most n + k - 1 + slack letters, by brute force."""
+    box = Box.from_sides(puzzle["sides"])
+    playable = [w for w in set(puzzle["dictionary"]["words"]) if len(w) >= 2 and box.is_playable(w)]
+    letters = set(box.letters)
+    return [seq for seq in itertools.permutations(playable, k)
+            if all(a[-1] == b[0] for a, b in itertools.pairwise(seq))
+            and set("".join(seq)) == letters and sum(map(len, seq)) <= box.n + k - 1 + slack]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_puzzles(), st.integers(1, 3), st.integers(0, 4))
+def test_the_cover_models_with_excess_find_exactly_the_answers_within_it(puzzle: dict, k: int, slack: int) -> None:
+    table = _table(puzzle)
+    if not len(table):
+        return
+    expected = set(answers_within(puzzle, k, slack))
+    domains = reach.position_domains(table, k)
+    spec = parse_spec({**puzzle, "seed": 1})
+    built = cpsat.cover_model(table, k, domains, slack)
+    if built is None:
+        assert not expected
+    else:
+        model, pick = built
+        outcome = cpsat._solve(model, spec, Budget(None))
+        assert outcome.status is (Status.OPTIMAL if expected else Status.INFEASIBLE)
+        if expected:
+            assert tuple(table.words[next(i for i, x in row.items() if outcome.value(x))] for row in pick) in expected
+    cover = sat._cover_cnf(table, k, domains, slack)
+    if cover is None:
+        assert not expected
+        return
+    found = sat_engine.solve(cover.cnf, Budget(None), solver_name=sat.MINIMUM_SOLVER)
+    assert found.status is (Status.OPTIMAL if expected else Status.INFEASIBLE)
+    if expected:
+        assert tuple(table.words[i] for i in sat._decode(cover, found.true_vars)) in expected

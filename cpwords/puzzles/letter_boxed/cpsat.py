@@ -197,68 +197,59 @@ def _cheapest_from_below(table: WordTable, answer: list[int], domains: list[list
                          stats: dict[str, Any], *, above_bound: bool = False) -> tuple[Status, list[int] | None]:
     """Least total letters among the answers of ``len(answer)`` words, from the lower bound up.
 
-    k words covering the n letters have at least n + k - 1 letters in all: their letter sets
-    cover the n letters and consecutive words share their join letter, so the sizes of the sets
-    add up to at least n + k - 1; a word's letters beyond its distinct ones (*repeats*) come on
-    top. So a model is asked for an answer of total at most t = n + k - 1, then t + 1, ...: the
-    first t with an answer is the least (every smaller t was proved to have none). For a given t
-    the repeats of all the words add up to at most s = t - (n + k - 1): words with more repeats
-    are left out of the positions and the sum is a constraint (at t = n + k - 1, only words
-    without a repeated letter remain). The answer of stage 1 bounds t from above and is the hint
-    where its words remain. ``above_bound``: :func:`at_the_bound` proved that no answer has
-    n + k - 1 letters, so the search starts one higher.
+    k words covering the n letters have at least n + k - 1 letters in all (see
+    :func:`cover_model`); the letters beyond that are the *excess*. So the cover model is asked
+    for an answer of excess at most s = 0, then 1, 2, ...: the first s with an answer gives the
+    least total n + k - 1 + s (every smaller s was proved to have none). The answer of stage 1
+    bounds s from above and is the hint where its words remain. ``above_bound``:
+    :func:`at_the_bound` proved s = 0 impossible already, so the search starts at s = 1.
     """
     k = len(answer)
-    cost, mask = table.cost, table.mask
-    upper = sum(cost[i] for i in answer)
-    least = table.box.n + k - 1 + (1 if above_bound else 0)
-    for t in range(min(upper, least), upper):
-        slack = t - (table.box.n + k - 1)
-        kept = [[i for i in d if cost[i] - mask[i].bit_count() <= slack] for d in domains]
-        if any(not d for d in kept):
-            continue  # no word fits some position at this total: proved impossible
-        bm = build_model(table, k, all_used=True, prefix_rule=False, domains=kept)
-        bm.model.add(sum(bm.cost) <= t)
-        bm.model.add(sum(bm.cost) - sum(bm.distinct) <= slack)
-        for x, i, d in zip(bm.word, answer, kept, strict=True):
-            if i in d:
-                bm.model.add_hint(x, i + 1)
-        outcome = _solve(bm.model, spec, budget)
+    bound = table.box.n + k - 1
+    upper = sum(table.cost[i] for i in answer)
+    for slack in range(1 if above_bound else 0, upper - bound):
+        built = cover_model(table, k, domains, slack)
+        if built is None:
+            continue  # no word fits some position with this excess: proved impossible
+        model, pick = built
+        for row, i in zip(pick, answer, strict=True):
+            if i in row:
+                model.add_hint(row[i], 1)
+        outcome = _solve(model, spec, budget)
         engine.add_stats(stats, outcome.stats)
         if outcome.status.solved:
-            return Status.OPTIMAL, _read(outcome, bm)
+            return Status.OPTIMAL, [next(i for i, x in row.items() if outcome.value(x)) for row in pick]
         if outcome.status is not Status.INFEASIBLE:
             return Status.FEASIBLE, None
     return Status.OPTIMAL, answer  # every cheaper total was proved impossible
 
 
-def at_the_bound(table: WordTable, k: int, domains: list[list[int]], spec: Any,
-                 budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
-    """An answer of k words with n + k - 1 letters in all, the fewest k words can have (see
-    :func:`_cheapest_from_below`), or a proof that there is none.
+def cover_model(table: WordTable, k: int, domains: list[list[int]],
+                slack: int) -> tuple[cp_model.CpModel, list[dict[int, Any]]] | None:
+    """The answers of k words with at most n + k - 1 + ``slack`` letters in all, as an exact cover
+    with at most ``slack`` letters of *excess*; None when some position has no word that fits.
 
-    Such an answer is an exact cover: its words repeat no letter, and each letter of the box is in
-    one word, or in two neighbours when it is their join letter. Written as clauses over
-    ``pick`` (position p holds word i), ``has`` (the word at p has letter l) and ``join`` (the
-    word at p ends, and the next one starts, with letter l), choosing a word at once rules out
-    every word elsewhere that shares one of its letters, as an exact-cover search does. On
-    18-letter boxes this finds the answer in about 5 s where the model with a sum of word lengths
-    at most n + k - 1 took 6 to 54 s (seed-dependent); and since no answer of k words has fewer
-    letters, it settles the tie-break as well.
-
-    Returns (status, word indexes in order or None, figures): ``infeasible`` means no answer of
-    k words has n + k - 1 letters (answers with more letters may exist).
+    k words covering n letters have at least n + k - 1 letters: each letter is in some word, and
+    each join letter in two neighbours. Everything beyond is excess: a word's repeated letters,
+    and each word holding a letter that an earlier word holds too, unless the two are neighbours
+    joined on it. Booleans ``pick`` (position p holds word i), ``has`` (the word at p has letter
+    l) and ``join`` (the words at p and p + 1 meet on letter l), with the chaining and "every
+    letter covered" as clauses. At no excess the letters of a word may appear elsewhere only as a
+    join, pair by pair, so picking a word rules out by propagation every word elsewhere sharing a
+    letter, as an exact-cover search does; with excess, an indicator per (position, letter)
+    marks a letter seen before, and the indicators and repeats add up to at most ``slack``.
     """
     n = table.box.n
     cost, mask, first, last = table.cost, table.mask, table.first, table.last
-    kept = [[i for i in d if cost[i] == mask[i].bit_count()] for d in domains]  # no repeated letter
+    kept = [[i for i in d if cost[i] - mask[i].bit_count() <= slack] for d in domains]
     if any(not d for d in kept):
-        return Status.INFEASIBLE, None, {}
+        return None
     m = cp_model.CpModel()
     pick = [{i: m.new_bool_var(f"pick_{p + 1}_{i + 1}") for i in d} for p, d in enumerate(kept)]
     letters = table.box.letters
     has = [[m.new_bool_var(f"has_{p + 1}_{letters[c]}") for c in range(n)] for p in range(k)]
     join = [[m.new_bool_var(f"join_{p + 1}_{letters[c]}") for c in range(n)] for p in range(k - 1)]
+    excess: list[Any] = []
     for p in range(k):
         m.add_exactly_one(pick[p].values())
         holders: list[list[Any]] = [[] for _ in range(n)]
@@ -271,16 +262,69 @@ def at_the_bound(table: WordTable, k: int, domains: list[list[int]], spec: Any,
                 m.add_implication(x, join[p][last[i]])
             if p > 0:
                 m.add_implication(x, join[p - 1][first[i]])
+            if cost[i] > mask[i].bit_count():
+                excess.append((cost[i] - mask[i].bit_count()) * x)  # repeated letters
         for c in range(n):
             m.add_bool_or([has[p][c].Not(), *holders[c]])
     for row in join:
         m.add_exactly_one(row)
     for c in range(n):
         m.add_bool_or([has[p][c] for p in range(k)])  # every letter covered
+        excess += _letter_excess(m, [row[c] for row in has], [row[c] for row in join], slack, letters[c])
+    if slack > 0:
+        m.add(sum(excess) <= slack)
+        at: dict[int, list[Any]] = {}
+        for choices in pick:
+            for i, x in choices.items():
+                at.setdefault(i, []).append(x)
+        for xs in at.values():
+            if len(xs) > 1:
+                m.add_at_most_one(xs)  # each word once (without excess a second use is impossible anyway)
+    return m, pick
+
+
+def _letter_excess(m: cp_model.CpModel, has: list[Any], join: list[Any], slack: int, letter: str) -> list[Any]:
+    """One letter's rules in :func:`cover_model`: ``has[p]``, the word at p has it; ``join[p]``,
+    the words at p and p + 1 meet on it. Without excess, no two words have it unless they are
+    neighbours joined on it; with excess, the Booleans marking each word that has it after an
+    earlier word did (not as their join), returned to be counted."""
+    k = len(has)
+    if slack == 0:
         for p in range(k):
-            for q in range(p + 1, k):  # ... once, or twice as the join of neighbours
-                m.add_bool_or([has[p][c].Not(), has[q][c].Not(), *([join[p][c]] if q == p + 1 else [])])
-    outcome = _solve(m, spec, budget)
+            for q in range(p + 1, k):
+                m.add_bool_or([has[p].Not(), has[q].Not(), *([join[p]] if q == p + 1 else [])])
+        return []
+    excess = []
+    seen = has[0]  # some word before p has the letter
+    for p in range(1, k):
+        extra = m.new_bool_var(f"excess_{p + 1}_{letter}")
+        m.add_bool_or([has[p].Not(), seen.Not(), join[p - 1], extra])
+        excess.append(extra)
+        if p + 1 < k:
+            now = m.new_bool_var(f"seen_{p + 1}_{letter}")
+            m.add_implication(seen, now)
+            m.add_implication(has[p], now)
+            seen = now
+    return excess
+
+
+def at_the_bound(table: WordTable, k: int, domains: list[list[int]], spec: Any,
+                 budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
+    """An answer of k words with n + k - 1 letters in all, the fewest k words can have (the
+    :func:`cover_model` without excess), or a proof that there is none.
+
+    On 18-letter boxes this finds the answer in about 5 s where a model bounding the sum of the
+    word lengths by n + k - 1 took 6 to 54 s (seed-dependent); and since no answer of k words has
+    fewer letters, it settles the tie-break as well.
+
+    Returns (status, word indexes in order or None, figures): ``infeasible`` means no answer of
+    k words has n + k - 1 letters (answers with more letters may exist).
+    """
+    built = cover_model(table, k, domains, 0)
+    if built is None:
+        return Status.INFEASIBLE, None, {}
+    model, pick = built
+    outcome = _solve(model, spec, budget)
     answer = None
     if outcome.status.solved:
         answer = [next(i for i, x in row.items() if outcome.value(x)) for row in pick]

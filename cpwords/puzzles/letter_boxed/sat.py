@@ -13,8 +13,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from pysat.card import ITotalizer
-
 from cpwords.engines import forked
 from cpwords.engines import sat as engine
 from cpwords.engines.budget import Budget, SearchTimeout
@@ -126,31 +124,34 @@ def _decode(bc: BoxCnf, true_vars: set[int]) -> list[int]:
 
 
 def _cheapest(table: WordTable, k: int, budget: Budget, domains: list[list[int]] | None = None, *,
-              above_bound: bool = False) -> tuple[Status, list[int] | None, dict[str, Any]]:
+              above_bound: bool = False, upper: int | None = None) -> tuple[Status, list[int] | None, dict[str, Any]]:
     """Among answers of exactly k words, one of least total cost.
 
-    ``letters``: unary counters ``("long", p, t)`` (word at p has at least t letters), whose number
-    of true literals is the total length, minimised with the same incremental totalizer.
+    ``letters``: the answers of k words have at least n + k - 1 letters; the cover CNF
+    (:func:`_cover_cnf`) is asked for an answer with at most s letters of excess over that, for
+    s = 0, 1, ... below ``upper`` (the total of an answer known already) minus the bound: the first
+    satisfiable s gives the least total. None as the answer with status ``optimal``: no answer
+    is cheaper than ``upper``. ``above_bound``: s = 0 was proved unsatisfiable already.
     ``common`` (rareness spans 1 .. 10^7, too wide for unary counters): the k-word answers are
-    enumerated with blocking clauses and the cheapest kept. ``above_bound``: :func:`_bound_cnf`
-    was proved unsatisfiable, so no answer has n + k - 1 letters and the count starts one higher.
+    enumerated with blocking clauses and the cheapest kept.
     """
+    if table.rank == "letters":
+        assert domains is not None and upper is not None
+        bound, t0, calls = table.box.n + k - 1, time.perf_counter(), 0
+        for slack in range(1 if above_bound else 0, upper - bound):
+            cover = _cover_cnf(table, k, domains, slack, budget)
+            if cover is None:
+                continue  # no word fits some position with this excess: proved impossible
+            calls += 1
+            outcome = engine.solve(cover.cnf, budget, solver_name=MINIMUM_SOLVER)
+            stats = {"solver_s": round(time.perf_counter() - t0, 6), "solver_calls": calls}
+            if outcome.status.solved:
+                return Status.OPTIMAL, _decode(cover, outcome.true_vars), stats
+            if outcome.status is not Status.INFEASIBLE:
+                return Status.FEASIBLE, None, stats
+        return Status.OPTIMAL, None, {"solver_s": round(time.perf_counter() - t0, 6), "solver_calls": calls}
     bc = build_cnf(table, k, all_used=True, prefix_rule=False, domains=domains, budget=budget)
     solver_name = SOLVER
-    if table.rank == "letters":
-        longest = max(len(w) for w in table.words)
-        longs = [[bc.cnf.var(("long", p, t)) for t in range(1, longest + 1)] for p in range(k)]
-        for p in range(k):
-            for t in range(1, longest):
-                bc.cnf.implies(longs[p][t], longs[p][t - 1])
-            for i, v in bc.pick[p].items():
-                bc.cnf.implies(v, longs[p][len(table.words[i]) - 1])
-        # Written one after another with each join letter merged, the words spell a string that
-        # holds every letter: their total length is at least n + k - 1, a bound that ends the
-        # descent as soon as it is met (often at once).
-        status, true_vars, stats = _minimise_total(bc.cnf, [v for row in longs for v in row],
-                                                   table.box.n + k - 1 + (1 if above_bound else 0), budget)
-        return status, (_decode(bc, true_vars) if true_vars else None), stats
     best_answer: list[list[int]] = []
 
     def keep_cheapest(chosen: set[int]) -> None:
@@ -164,31 +165,39 @@ def _cheapest(table: WordTable, k: int, budget: Budget, domains: list[list[int]]
     return status, (best_answer[0] if best_answer else None), run.stats
 
 
-def _bound_cnf(table: WordTable, k: int, domains: list[list[int]], budget: Budget | None = None) -> BoxCnf | None:
-    """The CNF of the answers of k words with n + k - 1 letters in all, the fewest k words can
-    have (None when some position has no word without a repeated letter: there is no such answer).
+def _cover_cnf(table: WordTable, k: int, domains: list[list[int]], slack: int,
+               budget: Budget | None = None) -> BoxCnf | None:
+    """The CNF of the answers of k words with at most n + k - 1 + ``slack`` letters in all (None
+    when some position has no word that fits: there is no such answer).
 
-    Such an answer is an exact cover: no word repeats a letter, and each box letter is in one
-    word, or in two neighbours when it is their join letter. Variables ``("pick", p, i)``,
-    ``("has", p, l)`` (the word at p has letter l) and ``("join", p, l)`` (the words at p and
-    p + 1 meet on letter l); picking a word rules out, by unit propagation, every word elsewhere
-    that shares one of its letters. CaDiCaL finds such an answer on 18-letter boxes in 3 to 4 s,
-    where the length-counting CNF of :func:`_cheapest` did not within 60 s; and since no answer of
-    k words has fewer letters, an answer settles the tie-break too.
+    k words covering n letters have at least n + k - 1 letters: each letter is in some word, each
+    join letter in two neighbours. The rest is *excess*: a word's repeated letters, and each word
+    holding a letter an earlier word holds too, unless the two are neighbours joined on it (the
+    same count as :func:`cpwords.puzzles.letter_boxed.cpsat.cover_model`). Variables
+    ``("pick", p, i)``, ``("has", p, l)`` (the word at p has letter l) and ``("join", p, l)``
+    (the words at p and p + 1 meet on letter l). Without excess, a letter may be in two words
+    only as their join, pair by pair: picking a word rules out, by unit propagation, every word
+    elsewhere that shares one of its letters. With excess, ``("excess", p, l)`` marks a letter
+    seen before, ``("repeats", p, r)`` a word with r or more repeated letters, and at most
+    ``slack`` of them are true (a sequential counter). CaDiCaL answers the no-excess CNF on
+    18-letter boxes in 3 to 4 s, where a CNF counting the word lengths took more than 60 s.
     """
     n = table.box.n
     cost, mask, first, last = table.cost, table.mask, table.first, table.last
-    kept = [[i for i in d if cost[i] == mask[i].bit_count()] for d in domains]
+    kept = [[i for i in d if cost[i] - mask[i].bit_count() <= slack] for d in domains]
     if any(not d for d in kept):
         return None
     m = engine.CnfModel(budget)
     pick = [{i: m.var(("pick", p, i)) for i in d} for p, d in enumerate(kept)]
     has = [[m.var(("has", p, c)) for c in range(n)] for p in range(k)]
     join = [[m.var(("join", p, c)) for c in range(n)] for p in range(k - 1)]
+    excess: list[int] = []
     for p in range(k):
         m.at_least_one(list(pick[p].values()))
         _at_most_one(m, list(pick[p].values()))
         holders: list[list[int]] = [[] for _ in range(n)]
+        repeats = [m.var(("repeats", p, r)) for r in range(1, slack + 1)]
+        excess += repeats
         for i, x in pick[p].items():
             for c in range(n):
                 if mask[i] >> c & 1:
@@ -198,6 +207,8 @@ def _bound_cnf(table: WordTable, k: int, domains: list[list[int]], budget: Budge
                 m.implies(x, join[p][last[i]])
             if p > 0:
                 m.implies(x, join[p - 1][first[i]])
+            for r in range(cost[i] - mask[i].bit_count()):
+                m.implies(x, repeats[r])
         for c in range(n):
             m.add([-has[p][c], *holders[c]])
     for row in join:
@@ -205,10 +216,42 @@ def _bound_cnf(table: WordTable, k: int, domains: list[list[int]], budget: Budge
         _at_most_one(m, row)
     for c in range(n):
         m.add([has[p][c] for p in range(k)])  # every letter covered
-        for p in range(k):
-            for q in range(p + 1, k):  # ... once, or twice as the join of neighbours
-                m.add([-has[p][c], -has[q][c], *([join[p][c]] if q == p + 1 else [])])
+        excess += _letter_excess(m, [row[c] for row in has], [row[c] for row in join], slack, c)
+    if slack > 0:
+        m.at_most_k(excess, slack)
+        at: dict[int, list[int]] = {}
+        for choices in pick:
+            for i, x in choices.items():
+                at.setdefault(i, []).append(x)
+        for xs in at.values():
+            if len(xs) > 1:
+                _at_most_one(m, xs)  # each word once (without excess a second use is impossible anyway)
     return BoxCnf(m, pick, [])
+
+
+def _letter_excess(m: engine.CnfModel, has: list[int], join: list[int], slack: int, letter: int) -> list[int]:
+    """One letter's clauses in :func:`_cover_cnf` (``has[p]``: the word at p has it; ``join[p]``:
+    the words at p and p + 1 meet on it): without excess, no two words have it unless they are
+    neighbours joined on it; with excess, the variables marking each word that has it after an
+    earlier word did (not as their join), returned to be counted."""
+    k = len(has)
+    if slack == 0:
+        for p in range(k):
+            for q in range(p + 1, k):
+                m.add([-has[p], -has[q], *([join[p]] if q == p + 1 else [])])
+        return []
+    excess = []
+    seen = has[0]  # some word before p has the letter
+    for p in range(1, k):
+        extra = m.var(("excess", p, letter))
+        m.add([-has[p], -seen, join[p - 1], extra])
+        excess.append(extra)
+        if p + 1 < k:
+            now = m.var(("seen", p + 1, letter))
+            m.implies(seen, now)
+            m.implies(has[p], now)
+            seen = now
+    return excess
 
 
 def _solve_outcome(cnf: engine.CnfModel, budget: Budget) -> tuple[Status, set[int], dict[str, Any]]:
@@ -217,45 +260,10 @@ def _solve_outcome(cnf: engine.CnfModel, budget: Budget) -> tuple[Status, set[in
     return outcome.status, outcome.true_vars, outcome.stats
 
 
-def _minimise_total(cnf: engine.CnfModel, lits: list[int], lower: int,
-                    budget: Budget) -> tuple[Status, set[int], dict[str, Any]]:
-    """Fewest true ``lits``, known to be at least ``lower``, from the bound up: a call allowing at
-    most t = lower true (an incremental totalizer, by assumption), then t + 1, ... until one is
-    satisfiable; its answer is the least (every smaller t was proved unsatisfiable). The least is
-    often the bound itself, and a tight count prunes each search hard: the hard 15-letter box took
-    1.6 s this way against 4.6 s descending from the first answer found (both with CaDiCaL).
-    Returns (status, true variables of the best answer, figures)."""
-    t0 = time.perf_counter()
-    tot = ITotalizer(lits=lits, ubound=len(lits), top_id=cnf.pool.top)
-    cnf.pool.occupy(cnf.pool.top + 1, tot.top_id)
-    best: set[int] = set()
-    calls = 0
-    status = Status.UNKNOWN
-    with engine.new_solver(cnf, MINIMUM_SOLVER) as solver:
-        solver.append_formula(tot.cnf.clauses)
-        t = max(0, lower)
-        while True:
-            calls += 1
-            assumptions = [-tot.rhs[t]] if t < len(lits) else []  # at most t true
-            answer = engine.run(solver, budget, assumptions, name=MINIMUM_SOLVER)
-            if answer is None:
-                break
-            if answer:
-                best = {v for v in solver.get_model() if v > 0}
-                status = Status.OPTIMAL
-                break
-            if not assumptions:
-                status = Status.INFEASIBLE
-                break
-            t += 1
-    tot.delete()
-    return status, best, {"solver_s": round(time.perf_counter() - t0, 6), "solver_calls": calls}
-
-
 def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     """Fewest words by increasing K (a CNF of exactly K words for K = 1, 2, ...: the first
     satisfiable K is optimal), then least cost (:func:`_cheapest`). Ranked by letters, each K is
-    first asked at the bound (:func:`_bound_cnf`, n + K - 1 letters): an answer there is optimal
+    first asked at the bound (:func:`_cover_cnf` without excess, n + K - 1 letters): an answer there is optimal
     in both, and a proof that there is none starts the tie-break one letter higher.
 
     Small K models are proved fast; :func:`min_words_by_totalizer` (one CNF with empty positions,
@@ -274,7 +282,7 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
                 return Status.INFEASIBLE, None, {}
             stats: dict[str, Any] = {}
             if table.rank == "letters":
-                at = _bound_cnf(table, k, found, budget)
+                at = _cover_cnf(table, k, found, 0, budget)
                 got = (Status.INFEASIBLE, set(), {}) if at is None else forked.call(
                     lambda: _solve_outcome(at.cnf, budget), budget)
                 if got is None:
@@ -307,7 +315,7 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
         above = bound.get(len(answer)) is Status.INFEASIBLE
         try:
             got = forked.call(lambda: _cheapest(table, len(answer), budget, domains.get(len(answer)),
-                                                above_bound=above), budget)
+                                                above_bound=above, upper=sum(table.cost[i] for i in answer)), budget)
         except SearchTimeout:
             got = None
     status, cheapest, more = got if got is not None else (Status.FEASIBLE, None, {})
