@@ -115,10 +115,17 @@ def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule
     return BoxModel(m, word, used, cost, distinct)
 
 
-def _solve(model: cp_model.CpModel, spec: Any, budget: Budget) -> engine.Outcome:
+def _solve(model: cp_model.CpModel, spec: Any, budget: Budget, *, one_worker: bool = False) -> engine.Outcome:
     """engine.solve, with probing presolve off: on these models it costs more than it saves
-    (about 2x faster to the proved minimum on daily puzzles)."""
-    return engine.solve(model, budget, workers=spec.workers, seed=spec.seed,
+    (about 2x faster to the proved minimum on daily puzzles).
+
+    ``one_worker``: one search worker unless the spec sets ``workers``. For the cover models with
+    a bound on the excess one worker was as fast or faster on 18-letter boxes (NBV SOG UCT HIA
+    YLW DRE at one letter of excess: 4.5-4.7 s against 7.7-14.5 s with two, three seeds each;
+    other boxes and refutations alike), while the unbounded search for any answer is faster with
+    two (2.9-3.7 s against 7.7-12 s)."""
+    workers = 1 if one_worker and spec.workers is None else spec.workers
+    return engine.solve(model, budget, workers=workers, seed=spec.seed,
                         parameters={"cp_model_probing_level": 0})
 
 
@@ -159,6 +166,15 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
                 return Status.OPTIMAL, answer, stats
             if bound[k] is not Status.INFEASIBLE:
                 return bound[k], None, stats
+            # Any answer of k words, by the cover model without a bound on the letters: smaller
+            # than the table model below (an 18-letter box: 4 s and 230 MB against 6 s and 790 MB).
+            built = cover_model(table, k, found_domains, None)
+            assert built is not None, "the domains are not empty"
+            model, pick = built
+            outcome = _solve(model, spec, budget)
+            engine.add_stats(stats, outcome.stats)
+            answer = [next(i for i, x in row.items() if outcome.value(x)) for row in pick] if outcome.status.solved else None
+            return outcome.status, answer, stats
         bm = build_model(table, k, all_used=True, prefix_rule=False, domains=found_domains)
         outcome = _solve(bm.model, spec, budget)
         engine.add_stats(stats, outcome.stats)
@@ -215,7 +231,7 @@ def _cheapest_from_below(table: WordTable, answer: list[int], domains: list[list
         for row, i in zip(pick, answer, strict=True):
             if i in row:
                 model.add_hint(row[i], 1)
-        outcome = _solve(model, spec, budget)
+        outcome = _solve(model, spec, budget, one_worker=True)
         engine.add_stats(stats, outcome.stats)
         if outcome.status.solved:
             return Status.OPTIMAL, [next(i for i, x in row.items() if outcome.value(x)) for row in pick]
@@ -225,7 +241,7 @@ def _cheapest_from_below(table: WordTable, answer: list[int], domains: list[list
 
 
 def cover_model(table: WordTable, k: int, domains: list[list[int]],
-                slack: int) -> tuple[cp_model.CpModel, list[dict[int, Any]]] | None:
+                slack: int | None) -> tuple[cp_model.CpModel, list[dict[int, Any]]] | None:
     """The answers of k words with at most n + k - 1 + ``slack`` letters in all, as an exact cover
     with at most ``slack`` letters of *excess*; None when some position has no word that fits.
 
@@ -238,10 +254,11 @@ def cover_model(table: WordTable, k: int, domains: list[list[int]],
     join, pair by pair, so picking a word rules out by propagation every word elsewhere sharing a
     letter, as an exact-cover search does; with excess, an indicator per (position, letter)
     marks a letter seen before, and the indicators and repeats add up to at most ``slack``.
+    ``slack`` None: any number of letters (every answer of k words).
     """
     n = table.box.n
     cost, mask, first, last = table.cost, table.mask, table.first, table.last
-    kept = [[i for i in d if cost[i] - mask[i].bit_count() <= slack] for d in domains]
+    kept = [[i for i in d if slack is None or cost[i] - mask[i].bit_count() <= slack] for d in domains]
     if any(not d for d in kept):
         return None
     m = cp_model.CpModel()
@@ -262,7 +279,7 @@ def cover_model(table: WordTable, k: int, domains: list[list[int]],
                 m.add_implication(x, join[p][last[i]])
             if p > 0:
                 m.add_implication(x, join[p - 1][first[i]])
-            if cost[i] > mask[i].bit_count():
+            if slack is not None and cost[i] > mask[i].bit_count():
                 excess.append((cost[i] - mask[i].bit_count()) * x)  # repeated letters
         for c in range(n):
             m.add_bool_or([has[p][c].Not(), *holders[c]])
@@ -271,8 +288,9 @@ def cover_model(table: WordTable, k: int, domains: list[list[int]],
     for c in range(n):
         m.add_bool_or([has[p][c] for p in range(k)])  # every letter covered
         excess += _letter_excess(m, [row[c] for row in has], [row[c] for row in join], slack, letters[c])
-    if slack > 0:
-        m.add(sum(excess) <= slack)
+    if slack != 0:
+        if slack is not None:
+            m.add(sum(excess) <= slack)
         at: dict[int, list[Any]] = {}
         for choices in pick:
             for i, x in choices.items():
@@ -283,12 +301,15 @@ def cover_model(table: WordTable, k: int, domains: list[list[int]],
     return m, pick
 
 
-def _letter_excess(m: cp_model.CpModel, has: list[Any], join: list[Any], slack: int, letter: str) -> list[Any]:
+def _letter_excess(m: cp_model.CpModel, has: list[Any], join: list[Any], slack: int | None,
+                   letter: str) -> list[Any]:
     """One letter's rules in :func:`cover_model`: ``has[p]``, the word at p has it; ``join[p]``,
     the words at p and p + 1 meet on it. Without excess, no two words have it unless they are
     neighbours joined on it; with excess, the Booleans marking each word that has it after an
     earlier word did (not as their join), returned to be counted."""
     k = len(has)
+    if slack is None:
+        return []
     if slack == 0:
         for p in range(k):
             for q in range(p + 1, k):
@@ -324,7 +345,7 @@ def at_the_bound(table: WordTable, k: int, domains: list[list[int]], spec: Any,
     if built is None:
         return Status.INFEASIBLE, None, {}
     model, pick = built
-    outcome = _solve(model, spec, budget)
+    outcome = _solve(model, spec, budget, one_worker=True)
     answer = None
     if outcome.status.solved:
         answer = [next(i for i, x in row.items() if outcome.value(x)) for row in pick]
