@@ -88,14 +88,7 @@ def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule
     m.add(sum(distinct) >= n)
     for letter in range(n):
         m.add_bool_or([b for p in range(positions) for i, b in picks[p].items() if i >= 0 and table.mask[i] >> letter & 1])
-    at: dict[int, list[Any]] = {}
-    for pick in picks:
-        for i, b in pick.items():
-            if i >= 0:
-                at.setdefault(i, []).append(b)
-    for bs in at.values():
-        if len(bs) > 1:
-            m.add_at_most_one(bs)
+    _each_word_once(m, picks)
     if prefix_rule:
         covered = None
         for p in range(positions - 1):
@@ -113,6 +106,18 @@ def build_model(table: WordTable, positions: int, *, all_used: bool, prefix_rule
             # A later word is allowed only while some letter is still uncovered.
             m.add_bool_or([x.Not() for x in covered]).only_enforce_if(used[p + 1])
     return BoxModel(m, word, used, cost, distinct)
+
+
+def _each_word_once(m: cp_model.CpModel, picks: list[dict[int, Any]]) -> None:
+    """No word at two positions: at most one of each word's Booleans (key -1, an empty slot, aside)."""
+    at: dict[int, list[Any]] = {}
+    for pick in picks:
+        for i, b in pick.items():
+            if i >= 0:
+                at.setdefault(i, []).append(b)
+    for bs in at.values():
+        if len(bs) > 1:
+            m.add_at_most_one(bs)
 
 
 def _solve(model: cp_model.CpModel, spec: Any, budget: Budget, *, one_worker: bool = False) -> engine.Outcome:
@@ -291,13 +296,7 @@ def cover_model(table: WordTable, k: int, domains: list[list[int]],
     if slack != 0:
         if slack is not None:
             m.add(sum(excess) <= slack)
-        at: dict[int, list[Any]] = {}
-        for choices in pick:
-            for i, x in choices.items():
-                at.setdefault(i, []).append(x)
-        for xs in at.values():
-            if len(xs) > 1:
-                m.add_at_most_one(xs)  # each word once (without excess a second use is impossible anyway)
+        _each_word_once(m, pick)  # (without excess a second use is impossible anyway)
     return m, pick
 
 

@@ -75,13 +75,7 @@ def build_cnf(table: WordTable, positions: int, *, all_used: bool, prefix_rule: 
                 m.implies(v, ends[table.first[i]])
     for c in range(n):
         m.at_least_one([v for p in range(positions) for i, v in pick[p].items() if table.mask[i] >> c & 1])
-    at: dict[int, list[int]] = {}
-    for row in pick:
-        for i, v in row.items():
-            at.setdefault(i, []).append(v)
-    for vs in at.values():
-        if len(vs) > 1:
-            _at_most_one(m, vs)
+    _each_word_once(m, pick)
     if prefix_rule:
         covered: list[int] | None = None
         for p in range(positions - 1):
@@ -97,6 +91,17 @@ def build_cnf(table: WordTable, positions: int, *, all_used: bool, prefix_rule: 
             covered = now
             m.add([-used[p + 1], *(-x for x in covered)])
     return BoxCnf(m, pick, used)
+
+
+def _each_word_once(m: engine.CnfModel, pick: list[dict[int, int]]) -> None:
+    """No word at two positions: at most one of each word's pick variables."""
+    at: dict[int, list[int]] = {}
+    for row in pick:
+        for i, v in row.items():
+            at.setdefault(i, []).append(v)
+    for vs in at.values():
+        if len(vs) > 1:
+            _at_most_one(m, vs)
 
 
 def _at_most_one(m: engine.CnfModel, lits: list[int]) -> None:
@@ -219,13 +224,7 @@ def _cover_cnf(table: WordTable, k: int, domains: list[list[int]], slack: int,
         excess += _letter_excess(m, [row[c] for row in has], [row[c] for row in join], slack, c)
     if slack > 0:
         m.at_most_k(excess, slack)
-        at: dict[int, list[int]] = {}
-        for choices in pick:
-            for i, x in choices.items():
-                at.setdefault(i, []).append(x)
-        for xs in at.values():
-            if len(xs) > 1:
-                _at_most_one(m, xs)  # each word once (without excess a second use is impossible anyway)
+        _each_word_once(m, pick)  # (without excess a second use is impossible anyway)
     return BoxCnf(m, pick, [])
 
 
