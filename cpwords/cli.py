@@ -336,11 +336,18 @@ def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None
     target = Path(name)
     if target.suffix.lower() != ".svg":
         raise InputError("the SVG output file must end in .svg", source=name, field="--svg")
+    try:
+        os.lstat(target)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as exc:  # a name too long for the system, a loop of links
+        raise InputError(f"cannot write there ({getattr(exc, 'strerror', None) or exc})", source=name,
+                         field="--svg") from None
     if target.is_dir():
         raise InputError("is a folder; give a file name ending in .svg", source=name, field="--svg")
     if any(target.resolve() == p.resolve() for p in inputs):
         raise InputError("refusing to write over an input file", source=name, field="--svg")
-    if target.exists() and not getattr(args, "force", False):
+    if (target.exists() or target.is_symlink()) and not getattr(args, "force", False):
         raise InputError("file exists; pass --force to replace it", source=name, field="--svg")
     if target.exists() and not target.is_file():
         raise InputError("is not a regular file", source=name, field="--svg")
@@ -349,7 +356,7 @@ def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None
         raise InputError("folder does not exist", source=name, field="--svg")
     if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise InputError("cannot write there (no permission)", source=name, field="--svg")
-    if not target.exists():
+    if not target.exists() and not target.is_symlink():
         # os.access says yes to root everywhere; only creating the file tells (/proc, a
         # read-only file system). The probe is removed at once: nothing is left behind.
         try:
@@ -362,18 +369,38 @@ def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None
 
 def _write_new(target: Path, text: str, *, force: bool, inputs: Sequence[Path]) -> None:
     """Write an output file, never over an input and never over an existing file without --force."""
-    if target.exists() and not force:
+    if (target.exists() or target.is_symlink()) and not force:
         raise InputError("file exists; pass --force to replace it", source=str(target), field="--svg")
     if any(target.resolve() == p.resolve() for p in inputs):
         raise InputError("refusing to write over an input file", source=str(target), field="--svg")
     if target.is_dir() or (target.exists() and not target.is_file()):
         raise InputError("is not a regular file", source=str(target), field="--svg")
+    if target.is_symlink() and not force:
+        raise InputError("is a link; pass --force to replace the link", source=str(target), field="--svg")
     try:
-        target.write_text(text, encoding="utf-8")
+        _replace_with(target, text)
     except OSError as exc:
         raise InputError(f"cannot write the SVG file: {exc.strerror or exc}", source=str(target),
                          field="--svg") from None
     print(f"wrote {target}", file=sys.stderr)
+
+
+def _replace_with(target: Path, text: str) -> None:
+    """Write a new file beside ``target`` and rename it over: a link named ``target`` is replaced
+    itself, never the file it points to, and a failed write leaves the old file whole."""
+    import tempfile
+
+    fd, temp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
@@ -389,6 +416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings.showwarning = _show_warning
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
+    if _closed_streams(command):
+        return 2
     try:
         parser = build_parser(command)
         try:
@@ -419,7 +448,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             _quiet_stdout()
             print(f"cpwords: error: cannot write the output: {exc.strerror}", file=sys.stderr)
             return 2
+        if getattr(exc, "filename", None) is not None:  # a name the system refuses (too long …)
+            name = str(exc.filename)
+            shown = name if len(name) <= 60 else name[:57] + "..."
+            print(f"cpwords: error: {shown}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         raise
+
+
+def _closed_streams(command: str | None) -> bool:
+    """With stderr closed, errors go nowhere (not into a traceback); with stdout closed there
+    is nowhere to put an answer: one line and exit 2 before any work (``serve`` logs to stderr
+    and runs on). True when the command must end."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")
+    if sys.stdout is not None:
+        return False
+    sys.stdout = open(os.devnull, "w")
+    if command == "serve":
+        return False
+    print("cpwords: error: cannot write the output: standard output is closed", file=sys.stderr)
+    return True
 
 
 def _blame_flag(exc: InputError, parser: argparse.ArgumentParser, command: str) -> InputError:

@@ -27,7 +27,9 @@ def ref_from_option(text: str | None) -> DictionaryRef:
 
     if text is None:
         return DictionaryRef(name=DEFAULT_DICTIONARY)
-    if is_builtin_name(text) or not Path(text).expanduser().exists():
+    from cpwords.files import exists
+
+    if is_builtin_name(text) or not exists(text):
         if "/" in text or text.endswith(".txt"):
             raise InputError("no such word-list file", field="--dict", value=text)
         return DictionaryRef(name=text)  # an unknown name is reported by load_lexicon
@@ -94,7 +96,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    if _WORD.fullmatch(args.target) and not Path(args.target).exists():
+    from cpwords.files import exists
+
+    if _WORD.fullmatch(args.target) and not exists(args.target):
         return _word_info(args, args.target.lower(), ref_from_option(args.dict_option))
     if args.dict_option is not None:
         raise InputError("give --dict only with a WORD", field="--dict", value=args.dict_option)
@@ -134,6 +138,11 @@ def word_facts(word: str, ref: DictionaryRef) -> dict[str, Any]:
     found = word in lex
     # A word outside the dictionary still shows what the built-in data knows about it.
     source = lex if found else Lexicon.from_words([word])
+    if word not in source:
+        from cpwords.lexicon.core import MAX_WORD_LETTERS
+
+        raise InputError(f"a word of {len(word):,} letters; words have at most {MAX_WORD_LETTERS} letters",
+                         field="WORD", value=word)
     facts: dict[str, Any] = {"word": word, "dictionary": ref.label(), "in_dictionary": found,
                              "level": source.level(word), "zipf": round(source.zipf(word), 2),
                              "rareness": source.rareness(word), "definitions": define(word), "more": []}
