@@ -112,7 +112,32 @@ def _as_spec(spec: BaseSpec | dict[str, Any] | str) -> BaseSpec:
         return loads(spec)
     if isinstance(spec, dict):
         return parse_spec(spec)
+    if not isinstance(spec, BaseSpec):
+        raise InputError("a puzzle is a spec object, a mapping of its fields or YAML text, not "
+                         f"{type(spec).__name__}", field="spec", value=spec)
     return spec
+
+
+def _check_call(*, seed: Any = None, time_limit: Any = None, workers: Any = None, cluster: Any = None,
+                checkpoint: Any = None, budget: Any = None) -> None:
+    """The call's own arguments, checked as the spec's fields are (a boolean is not a number):
+    a wrong type is an InputError naming the argument, never an AttributeError further down."""
+    for name, value in (("seed", seed), ("time_limit", time_limit), ("workers", workers)):
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            raise InputError("a yes/no value where a number is expected", field=name, value=value)
+        try:
+            _field_adapter(name).validate_python(value)
+        except ValidationError as exc:
+            message = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
+            raise InputError(message, field=name, value=value) from None
+    if cluster is not None and not isinstance(cluster, str):
+        raise InputError("give the cluster as text: local, local:N or tcp://HOST:PORT", field="cluster", value=cluster)
+    if checkpoint is not None and not isinstance(checkpoint, (str, Path)):
+        raise InputError("give the checkpoint as a file name", field="checkpoint", value=checkpoint)
+    if budget is not None and not isinstance(budget, Budget):
+        raise InputError("give a cpwords.engines.budget.Budget or None", field="budget", value=budget)
 
 
 def _prepare(spec: BaseSpec, *, engine: str | None, seed: int | None, time_limit: float | None,
@@ -180,6 +205,8 @@ def solve(
     InputError
         For a bad spec, engine, dictionary or word.
     """
+    _check_call(seed=seed, time_limit=time_limit, workers=workers, cluster=cluster, checkpoint=checkpoint,
+                budget=budget)
     spec = _as_spec(spec)
     if checkpoint is not None or _cluster_wanted(cluster):
         from cpwords import cluster as sharded
@@ -293,6 +320,10 @@ def solve_many(
     >>> [(r.count, r.objective) for r in solve_many(boards, scores_only=True)]
     [(33, 205), (30, 133)]
     """
+    _check_call(seed=seed, time_limit=time_limit, workers=workers, budget=budget)
+    if isinstance(specs, (str, dict, BaseSpec)) or not isinstance(specs, Iterable):
+        raise InputError("give the puzzles as a list (of spec objects, mappings or YAML texts)", field="specs",
+                         value=specs)
     run = Budget(time_limit, progress=progress or no_progress) if budget is None else budget.child(time_limit)
     if budget is not None and progress is not None:
         run.progress = progress
