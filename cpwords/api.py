@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from pydantic import TypeAdapter, ValidationError
 
 from cpwords import puzzles
-from cpwords.engines.budget import Budget, Progress, no_progress, usable_cores
+from cpwords.engines.budget import Budget, Progress, SearchTimeout, no_progress, usable_cores
 from cpwords.errors import InputError
 from cpwords.results import Result, Status
 from cpwords.specs import BaseSpec, load_specs, loads_specs, parse_spec
@@ -86,6 +86,7 @@ def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **o
             raise InputError(message, field=(labels or {}).get(top, top), value=options[top]) from None
         raise InputError(message, source=spec.source, field=field, value=value) from None
     new._source = spec.source
+    new._line = spec.line
     return new
 
 
@@ -238,7 +239,13 @@ def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budg
         budget = budget.child(spec.time_limit)
         if progress is not None:
             budget.progress = progress
-    result = kind.solve(spec, budget)
+    try:
+        result = kind.solve(spec, budget)
+    except SearchTimeout as exc:
+        # A search that let its budget's signal out before it had anything: no answer in time.
+        result = Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task,
+                        message="the time limit was reached before any answer was found",
+                        stats={"stopped": budget.reason or str(exc)})
     _finish(result, prepared, round(time.perf_counter() - t0, 6), budget)
     if check and result.solutions:
         _check(kind, spec, result, budget)

@@ -129,9 +129,11 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from cpwords.specs import load_specs
+    from cpwords.specs import load_documents
 
-    specs = load_specs(args.file)
+    specs = load_documents(args.file)
+    if len(specs) == 1 and isinstance(specs[0], InputError):
+        raise specs[0]
     return solve_and_print(specs, args, inputs=[Path(args.file)])
 
 
@@ -139,6 +141,9 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     """Solve each spec, print the results (rich text or JSON), write SVG on request.
 
     Used by ``solve`` and by every kind's shortcut command. Returns the exit code.
+    In a batch, a document that is bad (an :class:`InputError` among ``specs``, or one its solve
+    raises) is reported in its place, with its file and line, and the others are solved: the
+    exit code is then 2.
     """
     from cpwords import api, display
     from cpwords.engines.budget import no_progress
@@ -150,12 +155,13 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         from cpwords.lexicon.cli import ref_from_option
 
         dictionary = ref_from_option(args.dict_option)
-    specs = [api.with_options(spec, labels=FLAG_LABELS, engine=getattr(args, "engine", None),
+    specs = [spec if isinstance(spec, InputError) else
+             api.with_options(spec, labels=FLAG_LABELS, engine=getattr(args, "engine", None),
                               seed=getattr(args, "seed", None), time_limit=getattr(args, "time_limit", None),
                               workers=getattr(args, "workers", None), dictionary=dictionary) for spec in specs]
-    kinds = [puzzles.get(spec.kind) for spec in specs]
+    kinds = [None if isinstance(spec, InputError) else puzzles.get(spec.kind) for spec in specs]
     if svg_target is not None:
-        cannot = [k.name for k in kinds if not k.draws]
+        cannot = [k.name for k in kinds if k is not None and not k.draws]
         if cannot:
             raise InputError(f"{cannot[0]} answers cannot be drawn", field="--svg", value=str(svg_target))
     run = Budget(None, progress=no_progress if json_mode else display.terminal_progress)
@@ -163,11 +169,24 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     code = 0
     svg_errors: list[InputError] = []
     with stop_on_signals(run):
-        sharded = _sharded(specs, args, run)  # with --cluster / --checkpoint: every spec at once
+        good = [spec for spec in specs if not isinstance(spec, InputError)]
+        place = {id(spec): j for j, spec in enumerate(good)}
+        sharded = _sharded(good, args, run)  # with --cluster / --checkpoint: every spec at once
         for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
             if run.stopped and sharded is None:
                 break
-            result = sharded[i] if sharded is not None else api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
+            if isinstance(spec, InputError) or kind is None:
+                result = spec
+            elif sharded is not None:
+                result = sharded[place[id(spec)]]
+            else:
+                result = _solve_one(spec, run, args, batch=len(specs) > 1)
+            if isinstance(result, InputError) or kind is None:
+                results.append(result)
+                code = 2
+                if not json_mode:
+                    print(f"cpwords: error: {result.one_line()}", file=sys.stderr)
+                continue
             results.append(result)
             code = max(code, result.exit_code())
             if not json_mode:
@@ -181,7 +200,7 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
                 svg_errors += _write_pictures(kind, spec, result, svg_target, batch=(i + 1, len(specs)),
                                               args=args, inputs=inputs)
     if json_mode:
-        payload = [r.model_dump(mode="json") for r in results]
+        payload = [_error_entry(r) if isinstance(r, InputError) else r.model_dump(mode="json") for r in results]
         print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
     if run.reason == "interrupted":
         print("cpwords: interrupted", file=sys.stderr)
@@ -190,6 +209,27 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         sys.stdout.flush()
         raise svg_errors[0]
     return code
+
+
+def _solve_one(spec: Any, run: Budget, args: argparse.Namespace, *, batch: bool) -> Any:
+    """One spec's result; in a batch, the InputError its solve raises (a word not in the
+    dictionary), naming the document's file and line, in place of a result."""
+    from cpwords import api
+
+    try:
+        return api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
+    except InputError as exc:
+        if not batch:
+            raise
+        return exc.located(source=spec.source, line=spec.line)
+
+
+def _error_entry(exc: InputError) -> dict[str, Any]:
+    """A bad document of a batch in ``--json`` output: its error in place of its result."""
+    from cpwords.errors import _MISSING
+
+    return {"status": "error", "error": exc.one_line(), "source": exc.source, "line": exc.line,
+            "field": exc.field, "value": None if exc.value is _MISSING else repr(exc.value)}
 
 
 def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> list[Any] | None:

@@ -264,6 +264,7 @@ class BaseSpec(StrictModel):
     """Parallel workers for engines that can use them; capped at the machine's cores. Default: the engine's choice."""
 
     _source: str | None = PrivateAttr(default=None)
+    _line: int | None = PrivateAttr(default=None)
 
     if TYPE_CHECKING:
         engine: str | None
@@ -291,6 +292,11 @@ class BaseSpec(StrictModel):
     def source(self) -> str | None:
         """The file (or ``command line``, ``<string>``) this spec was read from."""
         return self._source
+
+    @property
+    def line(self) -> int | None:
+        """The line of its file where this spec's YAML document starts, when read from YAML."""
+        return self._line
 
 
 def spec_class(kind: str) -> type[BaseSpec]:
@@ -470,12 +476,26 @@ def parse_spec(
     except RecursionError:
         raise InputError("the puzzle is nested too deeply", source=source, line=line) from None
     spec._source = source
+    spec._line = line
     return spec
 
 
 def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = None,
                 allow_files: bool = True) -> list[BaseSpec]:
-    """Every puzzle of a YAML text (documents separated by ``---`` form a batch)."""
+    """Every puzzle of a YAML text (documents separated by ``---`` form a batch); the first bad
+    document raises its error."""
+    specs = loads_documents(text, source=source, base_dir=base_dir, allow_files=allow_files)
+    for spec in specs:
+        if isinstance(spec, InputError):
+            raise spec
+    return specs  # type: ignore[return-value]
+
+
+def loads_documents(text: str, *, source: str = "<string>", base_dir: Path | None = None,
+                    allow_files: bool = True) -> list[BaseSpec | InputError]:
+    """Every document of a YAML text as its spec, or as the error that document has (naming the
+    file and line), so that a batch with one bad document still solves the others. A text that
+    is not YAML at all, or too large, raises."""
     if len(text.encode("utf-8", "replace")) > MAX_YAML_BYTES:
         raise InputError(f"the YAML text is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB", source=source)
     text = text.removeprefix("\ufeff")
@@ -487,21 +507,29 @@ def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = 
         raise yaml_input_error(exc, source) from None
     if not nodes:
         raise InputError("the file holds no puzzle (it is empty); start with a 'kind:' line", source=source)
-    specs = []
+    specs: list[BaseSpec | InputError] = []
     for node in nodes:
-        if _expanded_size(node, {}) > MAX_YAML_NODES:
-            raise InputError(
-                f"the YAML document expands to more than {MAX_YAML_NODES:,} values (alias bomb?)",
-                source=source, line=node.start_mark.line + 1,
-            )
+        line = node.start_mark.line + 1
         try:
-            data = _Loader(text).construct_document(node)
+            specs.append(_document(text, node, source=source, base_dir=base_dir, allow_files=allow_files))
         except InputError as exc:
-            raise exc.located(source=source) from None
-        except yaml.YAMLError as exc:
-            raise InputError(f"not valid YAML: {exc}", source=source) from None
-        specs.append(parse_spec(data, source=source, base_dir=base_dir, node=node, allow_files=allow_files))
+            specs.append(exc.located(source=source, line=line))
     return specs
+
+
+def _document(text: str, node: yaml.Node, *, source: str, base_dir: Path | None, allow_files: bool) -> BaseSpec:
+    if _expanded_size(node, {}) > MAX_YAML_NODES:
+        raise InputError(
+            f"the YAML document expands to more than {MAX_YAML_NODES:,} values (alias bomb?)",
+            source=source, line=node.start_mark.line + 1,
+        )
+    try:
+        data = _Loader(text).construct_document(node)
+    except InputError as exc:
+        raise exc.located(source=source) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"not valid YAML: {exc}", source=source) from None
+    return parse_spec(data, source=source, base_dir=base_dir, node=node, allow_files=allow_files)
 
 
 def loads_spec(text: str, *, source: str = "<string>", base_dir: Path | None = None,
@@ -523,6 +551,12 @@ def load_specs(path: str | Path) -> list[BaseSpec]:
     """Every puzzle of a YAML file (a file may hold several documents: a batch)."""
     text, source, base = _read(path)
     return loads_specs(text, source=source, base_dir=base)
+
+
+def load_documents(path: str | Path) -> list[BaseSpec | InputError]:
+    """Every document of a YAML file, each as its spec or its error (see :func:`loads_documents`)."""
+    text, source, base = _read(path)
+    return loads_documents(text, source=source, base_dir=base)
 
 
 def load_spec(path: str | Path) -> BaseSpec:
