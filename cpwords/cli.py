@@ -65,6 +65,18 @@ def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True
     return p
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (``--generate 0`` makes no puzzle, so it is
+    refused, as ``--puzzles 0`` is, rather than taken as the default)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid whole number: {text[:40]!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return value
+
+
 def field_choices(spec_class: type, name: str) -> list[str]:
     """The values a spec field's ``Literal`` type allows (``None`` left out): CLI choices are read
     from the spec types, never repeated by hand."""
@@ -478,6 +490,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cpwords: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError:
+        # The memory is given back by now: one line, not a traceback that may itself fail.
+        print("cpwords: error: out of memory: this puzzle needs more memory than the process may use; "
+              "make it smaller (shape, dictionary, limit) or give it a time limit", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         _quiet_stdout()
         return 0

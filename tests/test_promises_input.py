@@ -123,8 +123,10 @@ def server() -> Iterator[str]:
     """``cpwords serve`` as a user starts it, on a free port."""
     pytest.importorskip("fastapi")
     port = _free_port()
+    # A worker may use 300 MiB: enough for every small request, too little for a 200×200 Ruzzle.
     proc = subprocess.Popen([sys.executable, "-m", "cpwords", "serve", "--port", str(port), "--workers", "1",
-                             "--max-time", "5"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                             "--max-time", "30", "--max-memory", "300"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
         end = time.monotonic() + 60
@@ -172,3 +174,25 @@ def test_the_server_answers_4xx_for_the_numbers_of_item_9(body: str | bytes, med
     assert answer.get("error"), answer
     if field is not None:
         assert answer.get("field") == field, answer
+
+
+# ---------------------------------------------------------------- 12. a server worker's memory cap
+
+
+def test_a_request_over_a_worker_s_memory_cap_is_a_422_and_the_worker_goes_on(server: str) -> None:
+    import random
+
+    rng = random.Random(1)
+    grid = ["".join(rng.choice("etaoinsrhl") for _ in range(200)) for _ in range(200)]
+    status, answer = post(server, json.dumps({"kind": "ruzzle", "grid": grid}).encode(), "application/json")
+    assert status == 422, (status, answer)
+    assert "more memory than a worker of this server may use (300 MiB)" in answer["error"]
+    status, answer = post(server, json.dumps({"kind": "ladder", "start": "cold", "target": "warm"}).encode(),
+                          "application/json")
+    assert status == 200 and answer["result"]["status"] == "optimal", answer
+
+
+def test_a_ladder_of_20000_letter_words_at_the_server_is_a_422(server: str) -> None:
+    body = json.dumps({"kind": "ladder", "start": "a" * 20_000, "target": "b" * 20_000}).encode()
+    status, answer = post(server, body, "application/json")
+    assert status == 422 and answer["field"] == "start", answer

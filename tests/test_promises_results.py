@@ -96,3 +96,72 @@ def test_a_board_solve_with_a_tiny_time_limit_is_a_clean_result(limit: str, tmp_
     result = json.loads(run.stdout)
     assert run.returncode in (0, 1)
     assert result["status"] in ("unknown", "optimal", "feasible")
+
+
+# ---------------------------------------------------------------- 6. generators that contradict themselves
+
+
+def test_a_board_generator_never_uses_the_plural_of_a_word_it_left_out() -> None:
+    """'pasties' survived the plural rule once 'pastie' (offensive) was left out; the checker,
+    judging plurals by the whole dictionary, then refused the board."""
+    run = cpwords("board", "--dict", "scowl-80", "--generate", "16", "--seed", "1695442809", "--json",
+                  timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    result = json.loads(run.stdout)
+    assert result["status"] in ("optimal", "feasible") and len(result["solutions"]) == 16, result.get("message")
+    assert not any(w == "pasties" for s in result["solutions"] for w in s["words"])
+
+
+def test_plurals_are_judged_before_offensive_words_go() -> None:
+    from cpwords.lexicon import Lexicon
+
+    lex = Lexicon.from_words(["pastie", "pasties", "cat", "cats", "dog"])
+    kept = lex.filtered(drop_plurals=True, exclude={"pastie"})
+    assert sorted(kept) == ["cat", "dog"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["grid", "--generate", "0"], ["board", "--generate", "0"], ["grid", "--enumerate", "0"],
+    ["board", "--enumerate", "0"], ["spelling-bee", "--task", "generate", "--puzzles", "0"],
+    ["letter-boxed", "--puzzles", "0"], ["grid", "--generate", "-3"],
+])
+def test_asking_for_zero_puzzles_is_refused_everywhere(argv: list[str]) -> None:
+    run = cpwords(*argv)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert "must be at least 1" in run.stderr and len(run.stderr.splitlines()) == 1, run.stderr
+
+
+# ---------------------------------------------------------------- 12. memory
+
+
+def _limit_memory(megabytes: int) -> object:
+    def apply() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes * 1024**2, megabytes * 1024**2))
+    return apply
+
+
+def test_a_ladder_of_20000_letter_words_is_refused_at_once() -> None:
+    long_a, long_b = "a" * 20_000, "b" * 20_000
+    run = cpwords("ladder", long_a, long_b, timeout=60, preexec_fn=_limit_memory(1500))
+    one_error(run, naming="20,000 letters")
+
+
+def test_a_word_longer_than_the_dictionary_s_longest_gets_no_suggestion_search() -> None:
+    run = cpwords("ladder", "a" * 40, "b" * 40, "--dict", "scowl-10")
+    one_error(run, naming="the dictionary's longest word")
+
+
+@pytest.mark.parametrize(("rows", "limit"), [(5, []), (8, ["--time-limit", "3"])])
+def test_an_open_grid_count_under_a_memory_limit_is_one_line_or_a_result(rows: int, limit: list[str],
+                                                                         tmp_path: Path) -> None:
+    """5×5: numpy's arrays do not fit (one line, exit 2); 8×8: the partitions of sixteen slots
+    of one length (10**10) are refused before they are listed, and the count runs to its limit."""
+    shape = tmp_path / f"open{rows}.yaml"
+    shape.write_text("rows:\n" + "".join(f'  - "{"." * rows}"\n' for _ in range(rows)))
+    run = cpwords("grid", "--shape", str(shape), "--count", *limit, timeout=120, preexec_fn=_limit_memory(1500))
+    assert "Traceback" not in run.stderr and "Fatal Python error" not in run.stderr, run.stderr[-3000:]
+    assert run.returncode in (0, 1, 2), run.stderr[-3000:]
+    if run.returncode == 2:
+        assert run.stderr.startswith("cpwords: error: out of memory") and len(run.stderr.splitlines()) == 1

@@ -51,6 +51,11 @@ class LadderSpec(BaseSpec):
     @field_validator("start", "target")
     @classmethod
     def _one_word(cls, value: str) -> str:
+        from cpwords.lexicon.core import MAX_WORD_LETTERS
+
+        if len(value) > MAX_WORD_LETTERS:  # no dictionary holds it; and it would cost memory to say so
+            raise PydanticCustomError("ladder_word", "a word of {n} letters; dictionary words have at most {m}",
+                                      {"n": f"{len(value):,}", "m": MAX_WORD_LETTERS})
         try:
             return letters(value)
         except ValueError:

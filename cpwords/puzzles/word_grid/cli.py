@@ -39,13 +39,15 @@ def _rows_file(name: str, field: str) -> list[str]:
 
 def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     """Add ``cpwords grid``."""
+    from cpwords.cli import positive_int
+
     p = subparsers.add_parser("grid", parents=parents, help="word grids (Gridle): generate, fill, count, unscramble",
                               description="Crossing-word grids: generate, fill, count, enumerate or unscramble.")
     p.add_argument("--shape", default="gridle-5x5", help="shipped grid name or grid YAML file (default gridle-5x5)")
     task = p.add_mutually_exclusive_group()
-    task.add_argument("--generate", type=int, metavar="N", help="generate N different grids (default 1)")
+    task.add_argument("--generate", type=positive_int, metavar="N", help="generate N different grids (default 1)")
     task.add_argument("--count", action="store_true", help="count all grids (modulo symmetry; raw count in stats)")
-    task.add_argument("--enumerate", type=int, metavar="LIMIT", help="list up to LIMIT grids")
+    task.add_argument("--enumerate", type=positive_int, metavar="LIMIT", help="list up to LIMIT grids")
     task.add_argument("--fill", metavar="FILE", help="complete the partial grid in FILE (rows; '?' unknown, '#' black)")
     task.add_argument("--unscramble", metavar="FILE", help="solve the scrambled grid in FILE with the fewest swaps")
     p.add_argument("--common", action="store_true", help="prefer common words (least total rareness)")
@@ -72,6 +74,6 @@ def run(args: argparse.Namespace) -> int:
     elif args.unscramble:
         data["task"], data["scrambled"] = "unscramble", _rows_file(args.unscramble, "--unscramble")
     else:
-        data["task"], data["count"] = "generate", args.generate or 1
+        data["task"], data["count"] = "generate", 1 if args.generate is None else args.generate
     spec = parse_spec(data, source="command line")
     return solve_and_print([spec], args)
