@@ -369,7 +369,7 @@ def solve_many(
 
 def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Budget) -> None:
     """Re-check every answer; past the time limit (plus a grace period) the answers not yet
-    checked are dropped rather than shown unchecked, and the result says so.
+    checked are kept after the checked ones, marked unchecked in ``stats`` and the message.
 
     A kind with an all-at-once checker (``PuzzleKind.checker_all``) gets the answers in chunks
     of :data:`CHECK_CHUNK`; the others, one by one."""
@@ -377,7 +377,9 @@ def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Bud
     problems: list[str] = []
     checked = 0
     solutions = result.solutions
-    end = None if budget.deadline is None else budget.deadline + CHECK_GRACE_S
+    # The check gets its grace even when it starts late (a slow start on an empty cache): a few
+    # answers found past the deadline are still checked, not shown unchecked.
+    end = None if budget.deadline is None else max(budget.deadline, time.monotonic()) + CHECK_GRACE_S
     if kind.checker_all is not None:
         check_all = kind.load(kind.checker_all)
         for start in range(0, len(solutions), CHECK_CHUNK):
@@ -396,14 +398,15 @@ def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Bud
             checked += 1
     result.stats["check_s"] = round(time.perf_counter() - t0, 6)
     if checked < len(solutions):
-        dropped = len(solutions) - checked
-        result.solutions = solutions[:checked]
-        result.stats["unchecked_dropped"] = dropped
+        # What was found is kept: the answers the check did not reach follow the checked ones,
+        # and the result says where they start (stats['unchecked_from'], a 0-based index).
+        unchecked = len(solutions) - checked
+        result.stats["unchecked"] = unchecked
+        result.stats["unchecked_from"] = checked
         if result.status == Status.OPTIMAL:
             result.status = Status.FEASIBLE
-        if result.count_exact:
-            result.count_exact = None if result.count is None else result.count_exact
-        note = f"the time limit cut the check short: {checked:,} checked answers shown, {dropped:,} dropped"
+        note = (f"the time limit cut the check short: the first {checked:,} answers are checked, "
+                f"the last {unchecked:,} are shown unchecked")
         result.message = f"{result.message}; {note}" if result.message else note
     if problems:
         result.status = Status.ERROR

@@ -165,3 +165,65 @@ def test_an_open_grid_count_under_a_memory_limit_is_one_line_or_a_result(rows: i
     assert run.returncode in (0, 1, 2), run.stderr[-3000:]
     if run.returncode == 2:
         assert run.stderr.startswith("cpwords: error: out of memory") and len(run.stderr.splitlines()) == 1
+
+
+# ---------------------------------------------------------------- 5. answers found before a limit are kept
+
+
+def _checked_all(spec_path: Path, stdout: str) -> dict[str, object]:
+    """The JSON result, after every answer in it (checked by cpwords or not) is re-checked here."""
+    import cpwords
+    from cpwords import puzzles
+    from cpwords.results import Result
+
+    data = json.loads(stdout)
+    spec = cpwords.load(spec_path)[0]
+    kind = puzzles.get(spec.kind)
+    solutions = Result.model_validate(data).solutions
+    assert kind.checker_all is not None  # the all-at-once checker: tens of thousands of words in seconds
+    assert kind.load(kind.checker_all)(spec, solutions) == {}
+    return data
+
+
+def test_a_ladder_on_an_empty_cache_lists_what_it_found_after_the_limit(tmp_path: Path) -> None:
+    """Building the index takes longer than the limit; the ladders found are still listed."""
+    env = {**os.environ, "CPWORDS_CACHE_DIR": str(tmp_path)}
+    run = cpwords("ladder", "chaos", "order", "--dict", "scowl-80", "--all", "--time-limit", "1", "--json",
+                  env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert len(result["solutions"]) >= 2 and result["solutions"][0]["words"][0] == "chaos"
+
+
+def test_a_huge_ruzzle_board_keeps_every_word_found_and_marks_the_unchecked(tmp_path: Path) -> None:
+    import random
+
+    small = tmp_path / "small.yaml"
+    small.write_text("kind: ruzzle\ngrid: [cats, dogs]\n")
+    assert cpwords("solve", str(small)).returncode == 0  # the dictionary's trie in the cache: a warm start
+    rng = random.Random(1)
+    path = tmp_path / "big.yaml"
+    path.write_text("kind: ruzzle\ngrid:\n" + "".join(
+        "  - " + "".join(rng.choice("etaoinsrhldcum") for _ in range(200)) + "\n" for _ in range(200)))
+    run = cpwords("solve", str(path), "--time-limit", "3", "--json", timeout=300)
+    assert run.returncode == 0, run.stderr
+    result = _checked_all(path, run.stdout)
+    solutions = result["solutions"]
+    assert isinstance(solutions, list) and len(solutions) == result["count"] and len(solutions) > 2048
+    stats = result["stats"]
+    assert isinstance(stats, dict)
+    if "unchecked" in stats:  # the check was cut short: the rest is kept, after the checked ones
+        assert stats["unchecked_from"] + stats["unchecked"] == len(solutions)
+        assert "shown unchecked" in str(result["message"])
+
+
+def test_an_enumeration_cut_by_its_limit_keeps_the_unchecked_rest(tmp_path: Path) -> None:
+    path = tmp_path / "box.yaml"
+    path.write_text("kind: letter_boxed\nsides: [paf, uot, mie, xlr]\ntask: enumerate\nmax_words: 4\nlimit: null\n")
+    run = cpwords("solve", str(path), "--time-limit", "3", "--json", timeout=300)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["status"] == "feasible" and len(result["solutions"]) > 1
+    stats = result["stats"]
+    checked = stats.get("unchecked_from", len(result["solutions"]))
+    assert checked >= 1 and checked + stats.get("unchecked", 0) == len(result["solutions"])

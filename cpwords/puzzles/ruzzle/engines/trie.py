@@ -35,9 +35,10 @@ def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     t0 = time.perf_counter()
     trie, stats = trie_of(problem.lexicon)
     t1 = time.perf_counter()
-    found = scored_words(problem.board, trie, min_letters=spec.min_letters(), scoring=spec.scoring)
+    found = scored_words(problem.board, trie, min_letters=spec.min_letters(), scoring=spec.scoring, budget=budget)
     stats |= {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6)}
-    return Found(answers=found, stats=stats)
+    result = Found(answers=found, stats=stats)
+    return result.stop(budget.reason) if budget.expired() else result
 
 
 def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
