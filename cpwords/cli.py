@@ -397,7 +397,7 @@ def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None
                          field="--svg") from None
     if target.is_dir():
         raise InputError("is a folder; give a file name ending in .svg", source=name, field="--svg")
-    if any(target.resolve() == p.resolve() for p in inputs):
+    if any(os.path.realpath(target) == os.path.realpath(p) for p in inputs):
         raise InputError("refusing to write over an input file", source=name, field="--svg")
     if (target.exists() or target.is_symlink()) and not getattr(args, "force", False):
         raise InputError("file exists; pass --force to replace it", source=name, field="--svg")
@@ -423,7 +423,7 @@ def _write_new(target: Path, text: str, *, force: bool, inputs: Sequence[Path]) 
     """Write an output file, never over an input and never over an existing file without --force."""
     if (target.exists() or target.is_symlink()) and not force:
         raise InputError("file exists; pass --force to replace it", source=str(target), field="--svg")
-    if any(target.resolve() == p.resolve() for p in inputs):
+    if any(os.path.realpath(target) == os.path.realpath(p) for p in inputs):
         raise InputError("refusing to write over an input file", source=str(target), field="--svg")
     if target.is_dir() or (target.exists() and not target.is_file()):
         raise InputError("is not a regular file", source=str(target), field="--svg")
@@ -490,6 +490,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cpwords: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except (ValueError, RuntimeError) as exc:
+        # A file name the system cannot take (a NUL byte) or a loop of links, from a path check
+        # that does not expect them: the user's input, one line.
+        if "null byte" not in str(exc) and "Symlink loop" not in str(exc):
+            raise
+        print(f"cpwords: error: a file name the system cannot use: {' '.join(str(exc).split())[:200]}",
+              file=sys.stderr)
+        return 2
     except MemoryError:
         # The memory is given back by now: one line, not a traceback that may itself fail.
         print("cpwords: error: out of memory: this puzzle needs more memory than the process may use; "

@@ -62,6 +62,8 @@ def read_text(
         raise fail(f"no such {what}") from None
     except OSError as exc:
         raise fail(f"cannot read the {what}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL byte in the name
+        raise fail(f"not a usable file name for a {what} (it holds a NUL byte)") from None
     if stat.S_ISDIR(info.st_mode):
         raise fail(f"is a folder, not a {what}")
     if not stat.S_ISREG(info.st_mode):

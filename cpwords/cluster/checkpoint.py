@@ -209,6 +209,8 @@ def _refusal(path: Path) -> str | None:
         return None if parent.is_dir() else "folder does not exist"
     except OSError as exc:
         return f"cannot use it as a checkpoint: {exc.strerror or exc}"
+    except ValueError:
+        return "not a usable file name (it holds a NUL byte)"
     if stat.S_ISDIR(info.st_mode):
         return "is a folder; give a checkpoint file name"
     if not stat.S_ISREG(info.st_mode):

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
     shape = args.shape
     if "/" in shape or shape.endswith((".yaml", ".yml")):
-        shape = str(Path(shape).resolve())
+        shape = os.path.abspath(shape)  # not resolve(): a loop of links is the reader's to report
     data: dict[str, Any] = {"kind": "word_grid", "shape": shape, "distinct_words": not args.repeat_words,
                             "objective": "common" if args.common else "none"}
     if args.count:
