@@ -18,18 +18,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cpwords.cluster.checkpoint import Checkpoint
-from cpwords.cluster.executors import Executor, open_executor
-from cpwords.cluster.sharding import Shard, Sharding, digest, fingerprint, sharding_of
+from cpwords.cluster.identity import digest, fingerprint
+from cpwords.cluster.whole import sharding_of
 from cpwords.cluster.worker import DONE, TOO_LARGE, Item, Task, forget, remember, run_task
 from cpwords.engines.budget import Advance, Budget
+from cpwords.engines.executors import Executor, open_executor
+from cpwords.engines.shards import SHARD_SECONDS, Shard, Sharding
 from cpwords.errors import InputError
 
 if TYPE_CHECKING:
     from cpwords.results import Result
     from cpwords.specs import BaseSpec
 
-#: Default time cap of a splittable shard: one that runs longer is stopped and split.
-SHARD_SECONDS = 30.0
 #: Small shards sent together in one task.
 BUNDLE = 32
 #: Seconds to wait for running shards to report what they found once their time is up.
@@ -281,6 +281,8 @@ def _result(job: _Job, executor: Executor, checkpoint: str | Path | None) -> Res
         "shards_resumed": job.resumed, "shards_run": job.run_here, "shards_split": job.splits,
         "shard_s_max": round(max(seconds, default=0.0), 6), "shard_s_sum": round(sum(seconds), 6),
         "cluster": executor.description, "workers": executor.workers}
+    if executor.note is not None:
+        found.stats["workers_note"] = executor.note
     if checkpoint is not None:
         found.stats["checkpoint"] = str(checkpoint)
     result = job.sharding.result(job.spec, job.context, found)

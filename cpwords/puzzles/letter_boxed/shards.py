@@ -13,9 +13,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.lexicon import Lexicon, load_lexicon
 from cpwords.puzzles.letter_boxed.generate import random_box
 from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec

@@ -23,9 +23,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.puzzles.prefix_suffix_board.native import BoardSearch, Tally
 from cpwords.puzzles.prefix_suffix_board.problem import Problem, build_problem
 from cpwords.puzzles.prefix_suffix_board.solve import no_board_message

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.lexicon import Lexicon, lexicon_for
 from cpwords.puzzles.ruzzle.board import Board, parse_row
 from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem

@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.puzzles.word_grid import count as grid_count
 from cpwords.puzzles.word_grid.count_engine import NetworkPlan
 from cpwords.puzzles.word_grid.count_network import build_network, word_arrays
