@@ -215,6 +215,8 @@ def _shards_line(stats: dict[str, Any]) -> str:
         line += f", {stats['shards_split']} split"
     if stats.get("cluster"):
         line += f" · {stats['cluster']}"
+    if stats.get("workers_note"):
+        line += f" ({stats['workers_note']})"
     return line
 
 

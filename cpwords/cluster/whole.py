@@ -36,7 +36,7 @@ class WholeSpec(Sharding):
         """Nothing is shared: the kind's ``solve`` prepares its own problem."""
         return None
 
-    def plan(self, spec: BaseSpec, context: Any) -> list[Shard]:
+    def plan(self, spec: BaseSpec, context: Any, budget: Budget | None = None) -> list[Shard]:
         """The whole spec."""
         return [Shard("whole", None)]
 

@@ -40,6 +40,7 @@ import os
 import pickle
 import queue
 import signal
+import threading
 import time
 import uuid
 from collections import deque
@@ -210,6 +211,10 @@ class Executor:
     def outcome(self, handle: Any) -> Any:
         """The return value of a finished task (raises what it raised)."""
         raise NotImplementedError
+
+    def ready(self, budget: Budget) -> bool:
+        """Wait until the workers can take tasks; False when ``budget`` ended first."""
+        return True
 
     def cancel(self) -> None:
         """Stop every task now, running or waiting."""
@@ -488,35 +493,74 @@ class Dask(Executor):
         self._futures: set[Any] = set()
         self.stop_event: str | None = None
         left = None if budget is None else budget.left()
+        self._ready = threading.Event()
+        self._lock = threading.Lock()
+        self._abandoned = False
+        self.client: Any = None
         if address == "local" or address.startswith("local:"):
             asked = parse_local(address) or workers
             n, self.note = worker_count(asked)
-            for name in ("distributed", "distributed.nanny", "distributed.worker", "distributed.scheduler"):
-                logging.getLogger(name).setLevel(logging.CRITICAL)
-            self._cluster = distributed.LocalCluster(
+            self.workers = n
+            self.description = f"Dask LocalCluster of {n} workers"
+            self._before = {p.pid for p in multiprocessing.active_children()}
+            # Started in the background: the caller plans its work meanwhile, and a time limit that
+            # comes first ends the wait (:meth:`ready`) instead of the cluster's start-up.
+            threading.Thread(target=self._start_local, args=(n,), name="cpwords-dask-start", daemon=True).start()
+            return
+        timeout = CONNECT_TIMEOUT_S if left is None else max(0.1, min(CONNECT_TIMEOUT_S, left))
+        try:
+            self.client = distributed.Client(address, timeout=f"{timeout}s")
+        except Exception as exc:  # refused, silent, not Dask (an SSH banner), a bad address
+            shown = " ".join(str(exc).split())[:120] or type(exc).__name__
+            raise InputError(f"cannot reach a Dask scheduler there ({shown})", field=OPTION,
+                             value=address) from None
+        wait_s = WORKER_WAIT_S if left is None else max(0.1, min(WORKER_WAIT_S, left))
+        try:
+            self.client.wait_for_workers(1, timeout=wait_s)
+        except Exception:
+            self.client.close()
+            raise InputError(f"the Dask scheduler has no workers after {wait_s:.0f} s; start some "
+                             f"with: dask worker {address} --nthreads 1", field=OPTION, value=address) from None
+        self.stop_event = f"cpwords-stop-{uuid.uuid4().hex}"
+        self.description = f"Dask scheduler {address}"
+        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        self.description += f" ({self.workers} workers)"
+        self._ready.set()
+
+    def _start_local(self, n: int) -> None:
+        distributed = self._distributed
+        for name in ("distributed", "distributed.nanny", "distributed.worker", "distributed.scheduler"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+        try:
+            cluster = distributed.LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                 silence_logs=logging.CRITICAL, host="127.0.0.1")
-            self.client = distributed.Client(self._cluster)
-            self.description = f"Dask LocalCluster of {n} workers"
-        else:
-            timeout = CONNECT_TIMEOUT_S if left is None else max(0.1, min(CONNECT_TIMEOUT_S, left))
-            try:
-                self.client = distributed.Client(address, timeout=f"{timeout}s")
-            except Exception as exc:  # refused, silent, not Dask (an SSH banner), a bad address
-                shown = " ".join(str(exc).split())[:120] or type(exc).__name__
-                raise InputError(f"cannot reach a Dask scheduler there ({shown})", field=OPTION,
-                                 value=address) from None
-            wait_s = WORKER_WAIT_S if left is None else max(0.1, min(WORKER_WAIT_S, left))
-            try:
-                self.client.wait_for_workers(1, timeout=wait_s)
-            except Exception:
-                self.client.close()
-                raise InputError(f"the Dask scheduler has no workers after {wait_s:.0f} s; start some "
-                                 f"with: dask worker {address} --nthreads 1", field=OPTION, value=address) from None
-            self.stop_event = f"cpwords-stop-{uuid.uuid4().hex}"
-            self.description = f"Dask scheduler {address}"
-        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
-        self.description += f" ({self.workers} workers)" if self._cluster is None else ""
+            client = distributed.Client(cluster)
+        except Exception as exc:  # reported by ready()
+            self._start_error: Exception | None = exc
+            self._ready.set()
+            return
+        with self._lock:
+            if self._abandoned:
+                with contextlib.suppress(Exception):
+                    client.close()
+                    cluster.close(timeout=2)
+                return
+            self._cluster, self.client = cluster, client
+        self._ready.set()
+
+    def ready(self, budget: Budget) -> bool:
+        """Wait until the cluster has started; False when ``budget`` ended first."""
+        while not self._ready.wait(POLL_S):
+            if budget.expired():
+                return False
+        error = getattr(self, "_start_error", None)
+        if error is not None:
+            raise InputError(f"the Dask LocalCluster did not start ({' '.join(str(error).split())[:120]})",
+                             field=OPTION, value="local") from None
+        return True
+
+
 
     def submit(self, fn: TaskFn, task: Any, priority: float = 0.0) -> Any:
         task.stop_event = self.stop_event
@@ -536,7 +580,24 @@ class Dask(Executor):
     def outcome(self, handle: Any) -> Any:
         return handle.result()
 
+    def _abandon(self) -> bool:
+        """A local cluster still starting: have it closed once up, and end what it has started."""
+        with self._lock:
+            if self.client is not None:
+                return False
+            self._abandoned = True
+        self._kill_started()
+        return True
+
+    def _kill_started(self) -> None:
+        """End the processes the local cluster started (its workers), at once."""
+        for process in multiprocessing.active_children():
+            if process.pid not in getattr(self, "_before", {process.pid}) and process.pid is not None:
+                kill(process.pid)
+
     def cancel(self) -> None:
+        if self._abandon():
+            return
         if self.stop_event is not None:
             with contextlib.suppress(Exception):  # the scheduler is gone: nothing left to stop
                 self._distributed.Event(self.stop_event, client=self.client).set()
@@ -546,15 +607,14 @@ class Dask(Executor):
         if self._cluster is not None:
             # Our own workers: ending them ends their shards at once (a graceful close would
             # wait for the running shards).
-            for nanny in list(self._cluster.workers.values()):
-                pid = getattr(nanny, "pid", None)
-                if pid:
-                    kill(pid)
+            self._kill_started()
             self.close()
 
     def close(self) -> None:
+        if self._abandon():
+            return
         try:
-            self.client.close()
+            self.client.close(timeout=2)
         finally:
             if self._cluster is not None:
                 with contextlib.suppress(Exception):

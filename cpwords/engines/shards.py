@@ -100,8 +100,11 @@ class Sharding:
         """What every shard of ``spec`` needs (problem, lexicon …), built once per process."""
         raise NotImplementedError
 
-    def plan(self, spec: BaseSpec, context: Any) -> list[Shard]:
-        """The shards of ``spec``: together they cover the whole task exactly once."""
+    def plan(self, spec: BaseSpec, context: Any, budget: Budget | None = None) -> list[Shard]:
+        """The shards of ``spec``: together they cover the whole task exactly once.
+
+        A plan that takes long watches ``budget`` (the spec's time limit) and raises
+        :class:`~cpwords.engines.budget.SearchTimeout` when it ends first."""
         raise NotImplementedError
 
     def run(self, spec: BaseSpec, context: Any, shard: Shard, budget: Budget) -> Any:

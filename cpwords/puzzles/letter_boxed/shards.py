@@ -36,7 +36,7 @@ class LetterBoxedSharding(Sharding):
         """The dictionary (loaded once per process, whichever box asks first)."""
         return load_lexicon(spec.dictionary)
 
-    def plan(self, spec: Any, context: Lexicon) -> list[Shard]:
+    def plan(self, spec: Any, context: Lexicon, budget: Budget | None = None) -> list[Shard]:
         """The box."""
         return [Shard("box", None, small=True)]
 

@@ -88,7 +88,7 @@ class BoardSharding(Sharding):
         return BoardContext(problem, search, [_bits(ps) for ps in problem.tokens.prefixes_with],
                             [_bits(d) for d in search.prefix_domain])
 
-    def plan(self, spec: Any, context: BoardContext) -> list[Shard]:
+    def plan(self, spec: Any, context: BoardContext, budget: Budget | None = None) -> list[Shard]:
         """One head per token of the first suffix slot, light heads grouped."""
         search = context.search
         if not search.suffix_nodes:

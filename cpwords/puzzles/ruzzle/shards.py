@@ -60,7 +60,7 @@ class RuzzleSharding(Sharding):
         """The starting board and the dictionary."""
         return RuzzleContext(Board.from_tiles(spec.tiles(), spec.bonus_cells()), lexicon_for(spec))
 
-    def plan(self, spec: Any, context: RuzzleContext) -> list[Shard]:
+    def plan(self, spec: Any, context: RuzzleContext, budget: Budget | None = None) -> list[Shard]:
         """:data:`CHAINS` chains."""
         return [Shard(f"chain:{i:03d}", {"chain": i, "seed": chain_seed(spec.seed, i)}, cost=float(spec.iterations))
                 for i in range(CHAINS)]

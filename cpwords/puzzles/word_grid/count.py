@@ -71,6 +71,8 @@ __all__ = [
 MAX_INTERMEDIATE = 60_000_000
 #: Largest number of multiply-adds the plain einsum counter accepts for one contraction.
 MAX_FLOPS = 2e10
+#: A plan estimated to take less than this many seconds runs in this process: workers would not pay off.
+POOL_MIN_SECONDS = 0.5
 #: Terms with more outer leaves than this are split into chunks by :func:`count_terms`.
 CHUNK_LEAVES = 8192
 _SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -428,7 +430,7 @@ def _run_plan(plan: NetworkPlan, budget: BudgetLike | None, workers: int,
     ``on_partial(total)`` is called with the sum of the pieces finished so far after each one,
     so that a stop (SearchTimeout from ``budget.check()``) loses only the pieces under way.
     """
-    if workers <= 1 or plan.leaves < 4 * workers or plan.seconds < 2.0 or start_method() != "fork":
+    if workers <= 1 or plan.leaves < 4 * workers or plan.seconds < POOL_MIN_SECONDS or start_method() != "fork":
         total = 0
         for start, stop in _chunks(plan.leaves, RUN_CHUNK):
             total += plan.run(start, stop, budget)
