@@ -122,7 +122,7 @@ def serial_time(spec: dict[str, Any]) -> tuple[float, float]:
     warm caches) and on a fresh worker process (fingerprint and prepare, after its imports)."""
     from cpwords.cluster.identity import fingerprint
     from cpwords.cluster.whole import sharding_of
-    from cpwords.specs import parse_spec
+    from cpwords.puzzles.loading import parse_spec
 
     s = parse_spec(spec)
     t0 = time.perf_counter()
