@@ -97,7 +97,7 @@ def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
         model.add(labels[k] != k).only_enforce_if(is_min.Not())
         counted.append(is_min)
     model.maximize(sum(counted))
-    outcome = cpsat.solve(model, budget, workers=spec.workers, seed=spec.seed)
+    outcome = cpsat.solve(model, budget, seed=spec.seed)
     found = Found(stats={**outcome.stats, "movable_cells": n})
     if not outcome.status.solved:
         return found if outcome.stopped is None else found.stop(outcome.stopped)
