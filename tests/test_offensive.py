@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 import cpwords
-from cpwords.puzzles import loading
 from cpwords.lexicon import offensive_words
 from cpwords.lexicon.exclude import GENERATING_EXCLUDE
+from cpwords.puzzles import loading
 from cpwords.verify import verify
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml"))
