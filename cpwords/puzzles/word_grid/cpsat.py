@@ -237,3 +237,10 @@ def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     from cpwords.puzzles.word_grid.unscramble import solve_unscramble
 
     return solve_unscramble(problem, spec, budget)
+
+
+def puzzle(problem: GridProblem, spec: Any, budget: Budget) -> Found:
+    """Boards for players whose answers CP-SAT proves unique (see :mod:`.puzzle`)."""
+    from cpwords.puzzles.word_grid.puzzle import make_puzzles
+
+    return make_puzzles(problem, spec, budget, "cpsat")
