@@ -75,8 +75,10 @@ def make_puzzles(problem: GridProblem, spec: Any, budget: Budget, engine: str) -
             answer = _random_grid(problem, rng, budget)
         except SearchTimeout:
             return found.stop(budget.reason)
-        if answer is None:
-            break  # the search was complete: no grid at all
+        if answer is None:  # the search was complete: no grid at all
+            found.message = ("no grid of this shape can be filled with the dictionary's words"
+                             + (" and the given letters" if problem.given else ""))
+            return found
         try:
             made_one = _puzzle_of(answer, open_problem, problem, movable, par, engine, rng, budget, stats, made)
         except _OutOfTime:
