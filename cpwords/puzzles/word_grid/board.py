@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 
 from cpwords.puzzles.word_grid.problem import GridProblem
 from cpwords.results import Difficulty, difficulty_level
@@ -57,6 +58,41 @@ def scramble_with_cycles(answer: Sequence[int], cells: Sequence[int], par: int, 
         if all(scrambled[c] != answer[c] for c in moved):
             return scrambled
     return None
+
+
+def fewest_swaps_by_cycles(moves: Sequence[tuple[int, int]]) -> int:
+    """Fewest swaps for letter moves (scrambled letter → answer letter, one per wrong cell): the
+    moves minus the most cycles they split into, searched exhaustively over simple cycles of
+    letters (memoised on the moves left). A fast exact filter before the CP-SAT proof.
+
+    >>> fewest_swaps_by_cycles([(0, 1), (1, 0), (1, 2), (2, 1)])  # two 2-cycles
+    2
+    >>> fewest_swaps_by_cycles([(0, 1), (1, 2), (2, 0)])
+    2
+    """
+
+    @cache
+    def most_cycles(state: tuple[tuple[tuple[int, int], int], ...]) -> int:
+        left = Counter(dict(state))
+        if not left:
+            return 0
+        a, b = min(left)
+        best = 0
+        stack = [(b, [(a, b)])]
+        while stack:  # every simple cycle of letters through the edge (a, b)
+            at, path = stack.pop()
+            if at == a:
+                rest = left.copy()
+                rest.subtract(path)
+                best = max(best, 1 + most_cycles(tuple(sorted((e, k) for e, k in rest.items() if k))))
+                continue
+            seen = {x for x, _ in path}
+            for (x, y), k in left.items():
+                if x == at and k and (y == a or y not in seen) and Counter(path)[(x, y)] < k:
+                    stack.append((y, [*path, (x, y)]))
+        return best
+
+    return len(moves) - most_cycles(tuple(sorted(Counter(moves).items())))
 
 
 def colours(problem: GridProblem, answer: Sequence[int], scrambled: Sequence[int]) -> list[str]:

@@ -10,7 +10,7 @@ test first:
 3. the answer is unique: the spec's engine searches for a second grid with the board's letters
    and green cells (:mod:`.uniqueness`) and finds none. A second grid found is remembered: the
    next scrambles keep one of the cells where it differs green, so it is ruled out;
-4. par: the unscramble model (:func:`~.unscramble.fewest_swaps`, CP-SAT) proves the fewest swaps
+4. par: an exhaustive cycle packing of the letter moves filters, then the unscramble model (:func:`~.unscramble.fewest_swaps`, CP-SAT) proves the fewest swaps
    from the board to the answer is exactly ``par`` (repeated letters can allow fewer).
 
 No processes are started here; puzzles are made one after the other.
@@ -124,6 +124,9 @@ def _puzzle_of(answer: list[int], open_problem: GridProblem, problem: GridProble
         places = board.yellow_places(problem, scrambled, colours)
         if board.has_trivial_first_move(places):
             turned["trivial_first_move"] += 1
+            continue
+        if board.fewest_swaps_by_cycles([(s, a) for s, a in zip(scrambled, answer, strict=True) if s != a]) != par:
+            turned["fewer_swaps"] += 1  # repeated letters allow more cycles: the CP-SAT proof would say so
             continue
         view = view_problem(open_problem, answer, [c for c, colour in enumerate(colours) if colour == board.GREEN])
         assert view is not None, "the answer fits its own view"

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from cpwords.engines import cpsat, sat
 from cpwords.engines.budget import Budget
 from cpwords.puzzles.word_grid.cpsat import LIGHT_PRESOLVE, build_model
@@ -62,18 +64,42 @@ def view_problem(problem: GridProblem, answer: Sequence[int], known: Iterable[in
     answer letters, candidates cut to words that fit them and the board's letters, pruned by arc
     consistency, no symmetry (the board has an orientation). None if no grid fits (never for a
     real answer: it fits)."""
-    letters = Counter(answer)
+    letters = np.bincount(np.asarray(answer, dtype=np.int64), minlength=26)
     given = {c: answer[c] for c in known}
     candidates = []
     for s, slot in enumerate(problem.slots):
-        words = problem.words[len(slot)]
-        fixed = [(p, given[c]) for p, c in enumerate(slot) if c in given]
-        candidates.append([w for w in problem.candidates[s]
-                           if all(ord(words[w][p]) - 97 == ch for p, ch in fixed) and fits_letters(words[w], letters)])
+        codes, counts = _word_letters(problem, len(slot))
+        ids = np.asarray(problem.candidates[s], dtype=np.int64)
+        keep = (counts[ids] <= letters).all(axis=1)
+        for p, c in enumerate(slot):
+            if c in given:
+                keep &= codes[ids, p] == given[c]
+        candidates.append(ids[keep].tolist())
     pruned = arc_consistent(replace(problem, given=given), candidates)
     if pruned is None:
         return None
     return replace(problem, given=given, candidates=pruned, group=[g for g in problem.group if g.is_identity])
+
+
+_WORD_LETTERS: dict[int, tuple[GridProblem, dict[int, tuple[np.ndarray, np.ndarray]]]] = {}
+
+
+def _word_letters(problem: GridProblem, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``n``-letter words as letter codes (words × n) and letter counts (words × 26), built
+    once per problem (a puzzle tries many views of one problem)."""
+    cached = _WORD_LETTERS.get(id(problem.words))
+    if cached is None or cached[0].words is not problem.words:
+        _WORD_LETTERS.clear()
+        cached = (problem, {})
+        _WORD_LETTERS[id(problem.words)] = cached
+    if n not in cached[1]:
+        ws = problem.words[n]
+        codes = (np.frombuffer("".join(ws).encode("ascii"), dtype=np.uint8).astype(np.int64) - 97).reshape(len(ws), n)
+        counts = np.zeros((len(ws), 26), dtype=np.int64)
+        for p in range(n):
+            np.add.at(counts, (np.arange(len(ws)), codes[:, p]), 1)
+        cached[1][n] = (codes, counts)
+    return cached[1][n]
 
 
 def second_grid(view: GridProblem, answer: Sequence[int], engine: str, budget: Budget, *,
