@@ -47,8 +47,8 @@ def solve(spec: LadderSpec, budget: Budget) -> Result:
              "prepare_s": round(time.perf_counter() - t0, 6)}
     if group != target_group:
         stats |= {"target_group": target_group, "target_group_size": index.group_size(target_group)}
-        reason = (f"no ladder: {spec.start.upper()} is in group {group} with {_words(index.group_size(group))}, "
-                  f"{spec.target.upper()} in group {target_group} with {_words(index.group_size(target_group))}")
+        reason = (f"no ladder: {index.words[start].upper()} is in group {group} with {_words(index.group_size(group))}, "
+                  f"{index.words[target].upper()} in group {target_group} with {_words(index.group_size(target_group))}")
         return Result.from_search(spec, Found(message=reason), infeasible=reason, stats=stats)
     t1 = time.perf_counter()
     problem = LadderProblem(index, start, target)
