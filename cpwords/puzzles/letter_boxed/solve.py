@@ -69,7 +69,7 @@ def solve(spec: LetterBoxedSpec, budget: Budget) -> Result:
 
 def _solution(answer: list[str] | dict[str, Any], lexicon: Lexicon) -> LetterBoxedSolution:
     """The answer as a Solution: a word list, or (``generate``) a mapping with its box too."""
-    extra = dict(answer) if isinstance(answer, dict) else {"words": answer}
+    extra: dict[str, Any] = dict(answer) if isinstance(answer, dict) else {"words": answer}
     words = extra.pop("words")
     if extra.get("answers_at_par") is not None:
         extra["difficulty"] = puzzle_difficulty(extra["answers_at_par"], len(words))
