@@ -13,7 +13,7 @@ class GridSolution(Solution):
     rareness: int | None = None
     """Total rareness of the grid's words (lower = more common words)."""
     swaps: list[list[list[int]]] | None = None
-    """For ``unscramble``: the swaps, in order, each a pair of cells [[row, col], [row, col]] (1-based)."""
+    """For ``unscramble`` and ``puzzle``: the swaps, in order, each a pair of cells [[row, col], [row, col]] (1-based)."""
     scrambled: list[str] | None = None
     """For ``puzzle``: the board the player gets, one string a row (``#`` for black cells)."""
     colors: list[str] | None = None

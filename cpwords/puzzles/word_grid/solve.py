@@ -51,7 +51,8 @@ def solve(spec: WordGridSpec, budget: Budget) -> Result:
                   else "no puzzle could be made" if spec.task == "puzzle"
                   else "no grid of this shape can be filled with the dictionary's words"
                   + (" and the given letters" if problem.given else "") + (" (all different)" if problem.distinct else ""))
-    return Result.from_search(spec, found, solutions, infeasible=infeasible, what="grid", stats=stats,
+    return Result.from_search(spec, found, solutions, infeasible=infeasible, stats=stats,
+                              what="puzzle" if spec.task == "puzzle" else "grid",
                               asked=spec.count if spec.task in ("generate", "fill", "puzzle") else None)
 
 
