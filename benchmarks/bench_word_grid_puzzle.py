@@ -163,6 +163,13 @@ def main() -> None:
         "brute force ÷ cpwords |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
+        "",
+        "Reading: on 5x5 the brute force is about as fast (its backtracking over the few words that fit the "
+        "green cells and the letters is small, and cpwords builds a CP-SAT model per proof); cpwords' "
+        "answers are proven, the brute force's only checked. On 7x7 the brute force's uniqueness backtracking "
+        "grows with the 7-letter words and its random swaps rarely land on par 20 without a shortcut; "
+        "cpwords builds its scramble with the par's cycles and proves it in milliseconds. The baseline uses "
+        "cpwords' exact cycle packing (`board.fewest_swaps_by_cycles`) for its par check.",
     ])
     print(md)
     if args.write and not args.quick:
