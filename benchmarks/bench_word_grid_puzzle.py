@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cpwords
 from benchmarks._report import fmt_s, write_section
+from cpwords.puzzles.loading import parse_spec
 from cpwords.puzzles.word_grid import board
 from cpwords.puzzles.word_grid.native import GridSearch
 from cpwords.puzzles.word_grid.problem import GridProblem, prepare, shuffled_order
-from cpwords.specs import parse_spec
 
 TRIES_PER_GRID = 200
 

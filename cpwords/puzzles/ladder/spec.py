@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
@@ -12,6 +12,9 @@ from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters
 #: The dictionary of ``mode: generate`` when the spec names none: common words a player knows
 #: (offensive words are left out).
 GENERATE_DICTIONARY = "common-20k"
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 
 class LadderSpec(BaseSpec):
@@ -24,6 +27,13 @@ class LadderSpec(BaseSpec):
         target: warm
         mode: both
     """
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.ladder import KIND
+
+        return KIND
 
     kind: Literal["ladder"] = "ladder"
     """The puzzle kind: ``ladder``."""

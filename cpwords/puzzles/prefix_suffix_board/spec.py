@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -12,6 +12,9 @@ from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, field_error, letter
 #: on the contest board, common-10k gave no view with one completion in 43,000 suffix placements,
 #: common-20k one in about every 200.
 FAIR_DICTIONARY = "common-20k"
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 
 class PrefixSuffixBoardSpec(BaseSpec):
@@ -23,6 +26,13 @@ class PrefixSuffixBoardSpec(BaseSpec):
         dictionary: common-2k
         task: count_boards
     """
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.prefix_suffix_board import KIND
+
+        return KIND
 
     kind: Literal["prefix_suffix_board"] = "prefix_suffix_board"
     """The puzzle kind."""

@@ -44,6 +44,11 @@ def puzzle_par(problem: GridProblem, spec: Any) -> int:
     return spec.par or default_par(problem.shape.height, problem.shape.width, len(board.movable_cells(problem)))
 
 
+def puzzle(problem: GridProblem, spec: Any, budget: Budget) -> Found:
+    """The ``puzzle`` task of engines ``cpsat`` and ``sat``: the spec's engine proves uniqueness."""
+    return make_puzzles(problem, spec, budget, spec.engine)
+
+
 def make_puzzles(problem: GridProblem, spec: Any, budget: Budget, engine: str) -> Found:
     """``spec.count`` puzzles whose answers ``engine`` (``cpsat`` or ``sat``) proves unique.
 

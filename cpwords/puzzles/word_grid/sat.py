@@ -289,10 +289,3 @@ def _satisfiable(clauses: list[list[int]]) -> bool:
         return bool(solver.solve())
 
 
-
-
-def puzzle(problem: GridProblem, spec: Any, budget: Budget) -> Found:
-    """Boards for players whose answers SAT proves unique (see :mod:`.puzzle`; par by CP-SAT)."""
-    from cpwords.puzzles.word_grid.puzzle import make_puzzles
-
-    return make_puzzles(problem, spec, budget, "sat")

@@ -9,11 +9,14 @@ Example
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from cpwords.specs import ALPHABET, BaseSpec, DictionaryRef, ShapeRef, field_error
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 #: The dictionary of ``task: puzzle`` when the spec names none: common words a player knows (each
 #: slot takes the words of its length from it; offensive words are left out).
@@ -53,6 +56,13 @@ class WordGridSpec(BaseSpec):
     ``enumerate`` all grids (modulo symmetry), ``unscramble`` a scrambled grid with the fewest swaps,
     or make ``puzzle`` boards for players (a scramble with a proven unique answer and a proven par).
     """
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.word_grid import KIND
+
+        return KIND
 
     kind: Literal["word_grid"] = "word_grid"
     """The puzzle kind."""

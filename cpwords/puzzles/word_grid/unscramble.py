@@ -71,7 +71,7 @@ def unscramble_problem(spec: Any) -> GridProblem:
     return problem
 
 
-def solve_unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
+def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """The grid of the scrambled letters that needs the fewest swaps, and the swaps.
 
     Returns a Found whose answer is ``(letters, swaps)``: one letter index per cell and the swaps
