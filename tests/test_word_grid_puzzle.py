@@ -291,3 +291,19 @@ def test_cli_bad_input() -> None:
     assert run.returncode == 1 and "movable cells" in run.stdout
     run = cli("grid", "--puzzle", "1", "--par", "0")
     assert run.returncode == 2 and "par" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("shape", ["gridle-5x5", "gridle-7x7"])
+def test_full_size_puzzles_other_engine_agrees(shape: str) -> None:
+    """Daily-size puzzles (par 10 on 5x5, 20 on 7x7, common-10k): SAT re-proves what CP-SAT proved, and
+    every answer passes verify (par itself is re-proven by BFS on the small instances above)."""
+    spec = SPEC.model_validate({"kind": "word_grid", "task": "puzzle", "shape": shape, "seed": 8, "count": 2})
+    result = cpwords.solve(spec)
+    assert result.status is Status.OPTIMAL and verify.check(spec, result) == []
+    problem = prepare(spec)
+    for sol in result.solutions:
+        assert sol.par == (10 if shape == "gridle-5x5" else 20) == len(sol.swaps)
+        answer = [ord(sol.rows[r][c]) - 97 for r, c in problem.cells]
+        greens = [i for i, (r, c) in enumerate(problem.cells) if sol.colors[r][c] == "g"]
+        view = view_problem(problem, answer, greens)
+        assert view is not None and second_grid(view, answer, "sat", cpwords.engines.budget.Budget()).unique
