@@ -40,7 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._report import fmt_s
-from cpwords import api, cluster
+from cpwords import api
 
 ROOT = Path(__file__).resolve().parent.parent
 PLOTS = ROOT / "docs" / "plots"
@@ -113,7 +113,7 @@ def timed(fn: Any) -> tuple[Any, float]:
 def sharded(spec: dict[str, Any], cap: float | None, **options: Any) -> tuple[Any, float, Tree]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "run.sqlite"
-        result, wall = timed(lambda: cluster.solve(spec, checkpoint=path, shard_seconds=cap, check=False, **options))
+        result, wall = timed(lambda: api.solve_batch([spec], checkpoint=path, shard_seconds=cap, check=False, **options)[0])
         return result, wall, read_tree(path)
 
 

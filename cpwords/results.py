@@ -268,7 +268,7 @@ STATS: dict[str, str] = {
     "dictionary": "the dictionary, as the spec names it",
     "raw_count": "answers counted without symmetry breaking (counting tasks)",
     "method": "how a count was obtained (sum-product, inclusion-exclusion, enumeration …)",
-    "workers": "processes or solver threads used",
+    "workers": "worker processes of the execution layer used",
     "stopped": "why the search stopped early (time_limit, interrupted, limit, memory)",
 }
 

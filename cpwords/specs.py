@@ -220,7 +220,9 @@ class BaseSpec(StrictModel):
     time_limit: float | None = Field(default=None, gt=0)
     """Stop after this many seconds and report the best answer found so far."""
     workers: int | None = Field(default=None, ge=1)
-    """Parallel workers for engines that can use them; capped at the machine's cores. Default: the engine's choice."""
+    """Local worker processes of the execution layer for work that runs in parallel (counts, shards,
+    chains), capped at the machine's cores. Default: one per core, at most 8. A CP-SAT solve is one
+    worker: its search threads are the engine's own choice."""
 
     _source: str | None = PrivateAttr(default=None)
 

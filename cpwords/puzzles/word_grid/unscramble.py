@@ -79,7 +79,7 @@ def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """
     letters = _scrambled_letters(spec)
     scrambled = [ord(letters[cell]) - 97 for cell in problem.cells]
-    found = fewest_swaps(problem, scrambled, budget, workers=spec.workers, seed=spec.seed)
+    found = fewest_swaps(problem, scrambled, budget, seed=spec.seed)
     if found.answers and found.stopped is not None:
         found.message = "the time limit was reached: the swaps shown are the fewest found, not proved fewest"
     return found
@@ -91,7 +91,8 @@ def fewest_swaps(problem: GridProblem, scrambled: list[int], budget: Budget, *, 
     letter index per cell; the problem's given cells must hold theirs) and the fewest swaps of
     movable cells (not the shape's fixed cells) that reach it.
 
-    ``task: puzzle`` proves its par with it on a problem whose only grid is the answer.
+    ``task: puzzle`` proves its par with it on a problem whose only grid is the answer. ``workers``:
+    CP-SAT's threads (None: its default), not the spec's worker processes.
 
     Returns a Found whose answer is ``(letters, swaps)`` (swaps as pairs of 1-based [row, col]
     cells), objective the number of swaps, complete when that number is proved fewest.
@@ -114,7 +115,7 @@ def fewest_swaps(problem: GridProblem, scrambled: list[int], budget: Budget, *, 
         model.add(labels[k] != k).only_enforce_if(is_min.Not())
         counted.append(is_min)
     model.maximize(sum(counted))
-    outcome = cpsat.solve(model, budget, workers=workers, seed=seed)
+    outcome = cpsat.solve(model, budget, workers=workers, seed=seed)  # CP-SAT threads (default: its own)
     found = Found(stats={**outcome.stats, "movable_cells": n})
     if not outcome.status.solved:
         return found if outcome.stopped is None else found.stop(outcome.stopped)
