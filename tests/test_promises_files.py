@@ -115,7 +115,7 @@ def test_a_locked_checkpoint_is_one_line_after_a_bounded_wait(tmp_path: Path) ->
 def test_shards_finished_while_the_file_is_locked_are_kept_in_memory_and_written_later(tmp_path: Path) -> None:
     """A lock taken after the run started: the writes wait in memory and land when it goes."""
     from cpwords.cluster import checkpoint as cp
-    from cpwords.cluster.sharding import Shard
+    from cpwords.engines.shards import Shard
 
     path = tmp_path / "run.db"
     fp = [{"kind": "k", "fields": {}, "data": {}, "scheme": "s:1"}]

@@ -22,7 +22,7 @@ from test_promises_files import cpwords, one_error
 
 import cpwords as api
 from cpwords.errors import InputError
-from cpwords.specs import parse_spec
+from cpwords.puzzles.loading import parse_spec
 
 BIG = "9" * 5000
 
@@ -123,7 +123,7 @@ def server() -> Iterator[str]:
     """``cpwords serve`` as a user starts it, on a free port."""
     pytest.importorskip("fastapi")
     port = _free_port()
-    # A worker may use 300 MiB: enough for every small request, too little for a 200×200 Ruzzle.
+    # A worker may use 300 MiB: enough for every small request, too little to count 7×7 grids.
     proc = subprocess.Popen([sys.executable, "-m", "cpwords", "serve", "--port", str(port), "--workers", "1",
                              "--max-time", "30", "--max-memory", "300"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -180,11 +180,9 @@ def test_the_server_answers_4xx_for_the_numbers_of_item_9(body: str | bytes, med
 
 
 def test_a_request_over_a_worker_s_memory_cap_is_a_422_and_the_worker_goes_on(server: str) -> None:
-    import random
-
-    rng = random.Random(1)
-    grid = ["".join(rng.choice("etaoinsrhl") for _ in range(200)) for _ in range(200)]
-    status, answer = post(server, json.dumps({"kind": "ruzzle", "grid": grid}).encode(), "application/json")
+    # Counting every 7×7 Gridle grid builds word tables of more than 300 MiB at once.
+    spec = {"kind": "word_grid", "shape": "gridle-7x7", "task": "count"}
+    status, answer = post(server, json.dumps(spec).encode(), "application/json")
     assert status == 422, (status, answer)
     assert "more memory than a worker of this server may use (300 MiB)" in answer["error"]
     status, answer = post(server, json.dumps({"kind": "ladder", "start": "cold", "target": "warm"}).encode(),
