@@ -191,7 +191,7 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     with stop_on_signals(run):
         good = [spec for spec in specs if not isinstance(spec, InputError)]
         place = {id(spec): j for j, spec in enumerate(good)}
-        sharded = _sharded(good, args, run)  # with --cluster / --checkpoint: every spec at once
+        sharded = _sharded(good, args, run) if good else None  # --cluster / --checkpoint: every spec at once
         for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
             if run.stopped and sharded is None:
                 break
