@@ -77,7 +77,7 @@ def dictionary_list() -> list[dict[str, Any]]:
             rows.append({"name": name, "words": count, "what": f"SCOWL {variant} English, levels <= {level}",
                          "default": name == DEFAULT_DICTIONARY})
     rows.append({"name": "common-N", "words": None, "default": False,
-                 "what": "the N most frequent words (wordfreq) of scowl-80, e.g. common-5k"})
+                 "what": "the N most frequent words (wordfreq) of scowl-70 that are not mostly names or abbreviations, e.g. common-5k"})
     return rows
 
 
