@@ -23,14 +23,15 @@ EXCLUDE_LISTS = {"offensive": "offensive.txt"}
 #: What is left out by default where cpwords chooses the words (generators, examples, web pages).
 GENERATING_EXCLUDE: tuple[str, ...] = ("offensive",)
 
-#: Tasks in which cpwords chooses the words itself (``generate`` of every kind, Ruzzle's ``best_board``).
-GENERATING_TASKS: frozenset[str] = frozenset({"generate", "best_board"})
+#: Tasks in which cpwords chooses the words itself (``generate`` of every kind, Ruzzle's ``best_board``,
+#: the word-grid ``fill``: a filled grid is a generated one).
+GENERATING_TASKS: frozenset[str] = frozenset({"generate", "best_board", "fill"})
 
 
 def is_generating(task: str | None) -> bool:
     """True for a task in which cpwords chooses the words (so offensive words are left out by default).
 
-    >>> is_generating("generate"), is_generating("best_board"), is_generating("solve")
+    >>> is_generating("generate"), is_generating("fill"), is_generating("solve")
     (True, True, False)
     """
     return task in GENERATING_TASKS

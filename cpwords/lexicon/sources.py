@@ -109,8 +109,14 @@ def _load(ref: DictionaryRef) -> Lexicon:
                    drop_plurals=ref.drop_plurals)
     filtering = any(v not in (None, False) for v in filters.values()) or bool(ref.exclude)
     if filtering:
+        full = lex
         lex = lex.filtered(**filters, exclude=excluded_words(ref.exclude or ()),  # type: ignore[arg-type]
                            label=ref.label())
+        if ref.exclude:
+            # Counted one list at a time against the other filters alone (say what each took out).
+            kept = full.filtered(**filters) if any(v not in (None, False) for v in filters.values()) else full  # type: ignore[arg-type]
+            lex.left_out = {name: sum(1 for w in kept if w in excluded_words([name])) for name in ref.exclude}
+            lex.kept_label = ref.model_copy(update={"exclude": None}).label()
     if len(lex) == 0:
         # Say why (every line skipped, a Latin-1 file of accented words) in the one error line.
         why = "; ".join(m.removeprefix(f"{lex.name}: ") for m in (*notes, *lex.warnings))
@@ -165,6 +171,23 @@ def load_lexicon(ref: DictionaryRef | str | None = None, *, generating: bool = F
         except OSError:
             pass  # reported by the reader
     return _load_cached(ref.model_dump_json(), stamp)
+
+
+def dictionary_stat(spec: Any) -> str | None:
+    """What a result's ``stats.dictionary`` says when words were left out of the spec's dictionary
+    (a generating task, or an ``exclude`` the user set): ``common-5k, 12 offensive words left out``.
+    ``None`` when nothing can have been left out (the kind's own label stands).
+
+    >>> from types import SimpleNamespace
+    >>> dictionary_stat(SimpleNamespace(dictionary=DictionaryRef(name="common-5k"), task="generate"))
+    'common-5k, ... offensive words left out'
+    """
+    ref = getattr(spec, "dictionary", None)
+    if not isinstance(ref, DictionaryRef):
+        return None
+    if not ref.exclude and not (ref.exclude is None and is_generating(getattr(spec, "task", None))):
+        return None
+    return lexicon_for(spec).described()
 
 
 def lexicon_for(spec: Any) -> Lexicon:

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef, letters
+from cpwords.specs import PLAYER_DICTIONARY, BaseSpec, DictionaryRef, letters
 
 Task = Literal["min_words", "enumerate", "count", "generate"]
 Rank = Literal["letters", "common"]
@@ -26,13 +26,15 @@ class LetterBoxedSpec(BaseSpec):
         task: min_words
     """
 
+    player_dictionary = PLAYER_DICTIONARY
     kind: Literal["letter_boxed"] = "letter_boxed"
     """The puzzle kind."""
     sides: list[str] | None = None
     """The sides of the box, each a string of its letters, e.g. ``[paf, uot, mie, xlr]``. At least
     3 sides, at least 2 letters a side, no letter twice on the box. Not used by ``task: generate``."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
-    """The words that may be played (default ``scowl-70``)."""
+    """The words that may be played (default ``scowl-70``; ``task: generate`` defaults to
+    ``common-20k``, words players know, offensive words out)."""
     min_word_length: int = Field(default=3, ge=1)
     """Shortest word that may be played."""
     max_words: int = Field(default=5, ge=1, le=12)

@@ -30,7 +30,8 @@ class PrefixSuffixBoardSpec(BaseSpec):
     board: ShapeRef = "okwddm"
     """A shipped board name (``okwddm``) or a board YAML file (relative to the puzzle file's folder)."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="common-10k"))
-    """Where the words come from; plural forms (another word plus s/es) are always dropped."""
+    """Where the words come from (default ``common-10k`` for every task, so generated boards use
+    words players know); plural forms (another word plus s/es) are always dropped."""
     prefix_length: tuple[int, int] = (2, 4)
     """Allowed prefix token lengths ``[min, max]`` (a single number means exactly that length)."""
     suffix_length: tuple[int, int] = (2, 3)

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters
+from cpwords.specs import PLAYER_DICTIONARY, BaseSpec, DictionaryRef, field_error, letters
 
 Task = Literal["words", "generate"]
 
@@ -29,6 +29,7 @@ class SpellingBeeSpec(BaseSpec):
         center: o
     """
 
+    player_dictionary = PLAYER_DICTIONARY
     kind: Literal["spelling_bee"] = "spelling_bee"
     """The puzzle kind."""
     letters: str | None = None
@@ -39,7 +40,8 @@ class SpellingBeeSpec(BaseSpec):
     ``letters``."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-50"))
     """The words that count (default ``scowl-50``: common words, closer to the game's list than the
-    larger dictionaries)."""
+    larger dictionaries; ``task: generate`` defaults to ``common-20k``, words players know,
+    offensive words out)."""
     min_word_length: int = Field(default=4, ge=1, le=15)
     """Shortest word that counts (the game: 4). Scores do not change with it: a word of 4 letters
     or fewer is worth 1 point, a longer one 1 point a letter."""

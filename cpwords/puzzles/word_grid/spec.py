@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from cpwords.specs import ALPHABET, BaseSpec, DictionaryRef, ShapeRef, field_error
+from cpwords.specs import ALPHABET, PLAYER_DICTIONARY, BaseSpec, DictionaryRef, ShapeRef, field_error
 
 #: Characters of a ``given`` row that say "no letter given here".
 UNKNOWN_MARKS = "?_."
@@ -45,6 +45,7 @@ class WordGridSpec(BaseSpec):
     ``enumerate`` all grids (modulo symmetry), ``unscramble`` a scrambled grid with the fewest swaps.
     """
 
+    player_dictionary = PLAYER_DICTIONARY
     kind: Literal["word_grid"] = "word_grid"
     """The puzzle kind."""
     engine: Literal["native", "cpsat", "sat"] | None = None
@@ -54,7 +55,9 @@ class WordGridSpec(BaseSpec):
     shape: ShapeRef = "gridle-5x5"
     """A shipped grid (``gridle-5x5``, ``gridle-7x7``) or a grid YAML file (rows of ``.``/``#``)."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
-    """Where the words come from; each slot takes words of its own length."""
+    """Where the words come from; each slot takes words of its own length. Default ``scowl-70``;
+    ``task: generate`` defaults to ``common-20k`` (words players know). ``generate`` and ``fill``
+    leave offensive words out unless ``exclude`` is set (``[]`` keeps them)."""
     distinct_words: bool = True
     """No word may appear twice in a grid."""
     given: list[str] | None = None
