@@ -159,9 +159,10 @@ def prepare(spec: WordGridSpec, *, given_rows: list[str] | None = None) -> GridP
     for s, slot in enumerate(slots):
         for p, c in enumerate(slot):
             crossings.setdefault(c, []).append((s, p))
-    seeded = spec.task == "generate" and spec.objective == "common" and spec.seed is not None
+    seeded = spec.task == "generate" and spec.objective == "common"
+    costs = seeded_costs(rareness, spec.seed) if seeded and spec.seed is not None else None
     return GridProblem(shape, cells, slots, names, words, rareness, candidates, given, group,
-                       spec.distinct_words, crossings, seeded_costs(rareness, spec.seed) if seeded else None)
+                       spec.distinct_words, crossings, costs)
 
 
 #: ``generate`` with the ``common`` objective scales each word's rareness by a seeded factor in
