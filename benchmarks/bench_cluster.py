@@ -120,7 +120,8 @@ def sharded(spec: dict[str, Any], cap: float | None, **options: Any) -> tuple[An
 def serial_time(spec: dict[str, Any]) -> tuple[float, float]:
     """Seconds before the first shard can run: on the client (fingerprint, prepare, plan, here with
     warm caches) and on a fresh worker process (fingerprint and prepare, after its imports)."""
-    from cpwords.cluster.sharding import fingerprint, sharding_of
+    from cpwords.cluster.identity import fingerprint
+    from cpwords.cluster.whole import sharding_of
     from cpwords.specs import parse_spec
 
     s = parse_spec(spec)
@@ -130,7 +131,7 @@ def serial_time(spec: dict[str, Any]) -> tuple[float, float]:
     sharding.plan(s, sharding.prepare(s))
     client = time.perf_counter() - t0
     code = ("import sys, json, time; from cpwords.specs import parse_spec; "
-            "from cpwords.cluster.sharding import fingerprint, sharding_of; "
+            "from cpwords.cluster.identity import fingerprint; from cpwords.cluster.whole import sharding_of; "
             "s = parse_spec(json.loads(sys.argv[1])); t = time.perf_counter(); h = sharding_of(s); "
             "fingerprint(s, h); h.prepare(s); print(time.perf_counter() - t)")
     import json

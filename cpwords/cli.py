@@ -217,11 +217,12 @@ def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> lis
     cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
     if checkpoint is None and cluster is None and not os.environ.get("CPWORDS_CLUSTER"):
         return None
-    from cpwords import cluster as sharding
+    from cpwords import api
+    from cpwords.engines.executors import cluster_option
 
-    if checkpoint is None and sharding.cluster_option(cluster) is None:
+    if checkpoint is None and cluster_option(cluster) is None:
         return None
-    return sharding.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
+    return api.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
 
 
 def _shards_line(stats: dict[str, Any]) -> str:
@@ -233,6 +234,8 @@ def _shards_line(stats: dict[str, Any]) -> str:
         line += f", {stats['shards_split']} split"
     if stats.get("cluster"):
         line += f" · {stats['cluster']}"
+    if stats.get("workers_note"):
+        line += f" ({stats['workers_note']})"
     return line
 
 
@@ -331,14 +334,17 @@ def _end_now() -> None:
     """End the process at once after Ctrl-C: worker processes, one line, exit 130."""
     import multiprocessing
 
+    from cpwords.engines.executors import kill_all
+
     try:
         sys.stderr.write("cpwords: interrupted\n")
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
-    # No thread switch from here on: a process pool's handler thread would start new workers
-    # in place of the killed ones, and they would outlive us.
+    # No thread switch from here on: a thread could start new workers in place of the killed
+    # ones, and they would outlive us.
     sys.setswitchinterval(1e6)
+    kill_all()
     for child in multiprocessing.active_children():
         try:
             child.kill()

@@ -27,7 +27,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, changes, digest
+from cpwords.cluster.identity import changes, digest
+from cpwords.engines.shards import Shard
 from cpwords.errors import InputError
 
 FORMAT = "cpwords-checkpoint 1"

@@ -21,8 +21,10 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped, changes, digest, fingerprint, sharding_of
+from cpwords.cluster.identity import changes, digest, fingerprint
+from cpwords.cluster.whole import sharding_of
 from cpwords.engines.budget import Budget, SearchTimeout
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.errors import InputError
 
 if TYPE_CHECKING:
