@@ -111,8 +111,10 @@ def test_the_filter_catches_slurs_and_keeps_everyday_words() -> None:
     bad = offensive_words()
     for word in ("juber", "puvax", "juberf"):
         assert codecs.decode(word, "rot13") in bad
-    for word in ("kill", "fat", "organ", "strip", "gun", "taco", "tom"):
-        assert word not in bad
+    for word in ("kill", "fat", "organ", "strip", "gun", "taco", "tom", "screw", "snatch", "shag", "vulgar"):
+        assert word not in bad  # everyday words, some with one obscene sense among many (rule 5 keeps them)
+    for word in ("nff", "cvff", "pbba", "snaal", "cvffrq"):  # rule 5: an offensive sense among few
+        assert codecs.decode(word, "rot13") in bad
 
 
 def test_word_grid_fill_leaves_offensive_words_out_unless_exclude_is_empty() -> None:
