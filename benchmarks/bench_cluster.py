@@ -40,7 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._report import fmt_s
-from cpwords import api, cluster
+from cpwords import api
 
 ROOT = Path(__file__).resolve().parent.parent
 PLOTS = ROOT / "docs" / "plots"
@@ -113,7 +113,7 @@ def timed(fn: Any) -> tuple[Any, float]:
 def sharded(spec: dict[str, Any], cap: float | None, **options: Any) -> tuple[Any, float, Tree]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "run.sqlite"
-        result, wall = timed(lambda: cluster.solve(spec, checkpoint=path, shard_seconds=cap, check=False, **options))
+        result, wall = timed(lambda: api.solve_batch([spec], checkpoint=path, shard_seconds=cap, check=False, **options)[0])
         return result, wall, read_tree(path)
 
 
@@ -122,7 +122,7 @@ def serial_time(spec: dict[str, Any]) -> tuple[float, float]:
     warm caches) and on a fresh worker process (fingerprint and prepare, after its imports)."""
     from cpwords.cluster.identity import fingerprint
     from cpwords.cluster.whole import sharding_of
-    from cpwords.specs import parse_spec
+    from cpwords.puzzles.loading import parse_spec
 
     s = parse_spec(spec)
     t0 = time.perf_counter()

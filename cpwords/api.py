@@ -21,12 +21,13 @@ from pydantic import TypeAdapter, ValidationError
 
 from cpwords import puzzles
 from cpwords.engines.budget import Budget, Progress, no_progress
-from cpwords.engines.executors import worker_count
 from cpwords.engines.shards import SHARD_SECONDS
+from cpwords.engines.workers import worker_count
 from cpwords.errors import InputError
 from cpwords.lexicon.sources import dictionary_stat
+from cpwords.puzzles.loading import load_specs, loads_specs, parse_spec
 from cpwords.results import Result, Status
-from cpwords.specs import BaseSpec, load_specs, loads_specs, parse_spec
+from cpwords.specs import BaseSpec
 
 #: Seconds the independent check may run past the time limit before unchecked answers are dropped.
 CHECK_GRACE_S = 0.5
@@ -197,7 +198,7 @@ def _cluster_wanted(cluster: str | None) -> bool:
 
     if cluster is None and not os.environ.get("CPWORDS_CLUSTER"):
         return False  # the usual case, without importing the cluster package
-    from cpwords.engines.executors import cluster_option
+    from cpwords.engines.dask_cluster import cluster_option
 
     return cluster_option(cluster) is not None
 
@@ -373,7 +374,7 @@ def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], *, cluster: st
     (1, 1, 1)
     """
     from cpwords.cluster.runner import run
-    from cpwords.engines.executors import cluster_option
+    from cpwords.engines.dask_cluster import cluster_option
 
     t0 = time.perf_counter()
     prepared: list[BaseSpec] = []

@@ -128,25 +128,33 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     shortcuts = [chosen] if chosen else ([] if command in ("solve", "schema", "dict", "serve") else list(puzzles.kinds().values()))
     for kind in shortcuts:
         if kind.cli:
-            kind.load(kind.cli)(sub, [common_options(kind, draws=kind.draws)])
+            kind.load(kind.cli)(sub, [common_options(kind, draws=kind.draws)], command_tools())
     return parser
 
 
+def command_tools() -> puzzles.CommandTools:
+    """What every kind's shortcut command is handed (the kinds never import the CLI)."""
+    from cpwords.lexicon.cli import ref_from_option
+
+    return puzzles.CommandTools(solve_and_print=solve_and_print, field_choices=field_choices,
+                                dictionary_option=ref_from_option)
+
+
 def _version() -> str:
-    from cpwords import __version__
+    from cpwords.version import __version__
 
     return f"cpwords {__version__}"
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    from cpwords.specs import json_schema
+    from cpwords.puzzles.loading import json_schema
 
     print(json.dumps(json_schema(args.kind), indent=2))
     return 0
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from cpwords.specs import load_specs
+    from cpwords.puzzles.loading import load_specs
 
     specs = load_specs(args.file)
     return solve_and_print(specs, args, inputs=[Path(args.file)])
@@ -218,7 +226,7 @@ def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> lis
     if checkpoint is None and cluster is None and not os.environ.get("CPWORDS_CLUSTER"):
         return None
     from cpwords import api
-    from cpwords.engines.executors import cluster_option
+    from cpwords.engines.dask_cluster import cluster_option
 
     if checkpoint is None and cluster_option(cluster) is None:
         return None
@@ -334,7 +342,7 @@ def _end_now() -> None:
     """End the process at once after Ctrl-C: worker processes, one line, exit 130."""
     import multiprocessing
 
-    from cpwords.engines.executors import kill_all
+    from cpwords.engines.workers import kill_all
 
     try:
         sys.stderr.write("cpwords: interrupted\n")
@@ -423,6 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
+        args.tools = command_tools()
         code = int(args.func(args) or 0)
         sys.stdout.flush()
         return code

@@ -20,7 +20,7 @@ import pytest
 import cpwords
 from cpwords import api
 from cpwords.cluster.checkpoint import shard_times
-from cpwords.engines import executors
+from cpwords.engines import dask_cluster as executors
 from cpwords.engines.budget import Budget
 from cpwords.puzzles.letter_boxed.shards import census
 

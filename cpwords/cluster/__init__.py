@@ -4,7 +4,7 @@ The kinds say how their tasks split (:class:`~cpwords.engines.shards.Sharding`, 
 ``shards`` reference of each descriptor); this package holds no per-kind code and starts no
 process itself. The runner (:mod:`.runner`) plans every spec's shards, resumes from the
 checkpoint (:mod:`.checkpoint`), runs the rest on an executor of the execution layer
-(:mod:`cpwords.engines.executors`: this process, local worker processes or Dask), splits the
+(:mod:`cpwords.engines.parallel`: this process, local worker processes or Dask), splits the
 shards that run too long and combines the partial results exactly. What a worker does with a
 task is :mod:`.worker`; what identifies a run (the checkpoint's key) is :mod:`.identity`.
 

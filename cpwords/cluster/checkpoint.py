@@ -93,7 +93,7 @@ class Checkpoint:
             if existed and self._db.execute("SELECT count(*) FROM shards").fetchone()[0]:
                 raise InputError("is not a cpwords checkpoint; refusing to write over it", field=OPTION,
                                  value=str(self.path))
-            from cpwords import __version__
+            from cpwords.version import __version__
 
             with self._db:
                 self._db.executemany("INSERT INTO meta VALUES (?, ?)", [

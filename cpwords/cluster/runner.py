@@ -22,7 +22,8 @@ from cpwords.cluster.identity import digest, fingerprint
 from cpwords.cluster.whole import sharding_of
 from cpwords.cluster.worker import DONE, TOO_LARGE, Item, Task, forget, remember, run_task
 from cpwords.engines.budget import Advance, Budget, SearchTimeout
-from cpwords.engines.executors import Executor, open_executor
+from cpwords.engines.executors import Executor
+from cpwords.engines.parallel import open_executor
 from cpwords.engines.shards import SHARD_SECONDS, Shard, Sharding
 from cpwords.errors import InputError
 
@@ -203,7 +204,7 @@ def _submit(state: _Run, shards: list[tuple[_Job, Shard, int]]) -> None:
 
 
 def _send(state: _Run, entries: list[tuple[_Job, Shard, int]]) -> None:
-    from cpwords import __version__
+    from cpwords.version import __version__
 
     items = [Item(job.key, job.spec, job.fingerprint, shard, job.wall_deadline(), state.cap)
              for job, shard, _ in entries]

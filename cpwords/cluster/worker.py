@@ -108,7 +108,7 @@ def run_task(task: Task, parent: Budget | None = None) -> list[dict[str, Any]]:
     InputError
         When this worker runs another cpwords version or reads other data than the client.
     """
-    from cpwords import __version__
+    from cpwords.version import __version__
 
     if task.version != __version__:
         raise InputError(f"worker {worker_name()} runs cpwords {__version__}, the client {task.version}; "

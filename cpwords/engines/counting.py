@@ -14,7 +14,7 @@ enumeration when it is not.
 
 Ganak cannot be interrupted: ``Counter.count()`` runs to the end in C++ and holds the
 interpreter. So every count runs in a worker process of the execution layer
-(:class:`CountingPool`, on :func:`~cpwords.engines.executors.parallel_map`): when the run's budget
+(:class:`CountingPool`, on :func:`~cpwords.engines.parallel.parallel_map`): when the run's budget
 ends (time limit, Ctrl-C, a cancelled job) the layer kills the workers, which ends a count at once. Callers split big
 counts into many small ones (one per shard) so that a stop loses little work. The jobs and the
 function that turns a job into a CNF are sent to the workers, so CNFs are built in parallel.
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from cpwords.engines.budget import Budget
-from cpwords.engines.executors import parallel_map
+from cpwords.engines.parallel import parallel_map
 
 J = TypeVar("J", bound=Hashable)
 

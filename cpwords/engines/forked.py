@@ -9,7 +9,7 @@ keeps the budget's deadline and stops itself when its solver allows; the parent 
 is :data:`GRACE_S` past the deadline, or at once on a stop request (Ctrl-C, a cancelled job).
 
 The child starts as every worker of the execution layer does
-(:func:`~cpwords.engines.executors.start_worker`: no inherited signal handlers or wake-up pipe) and
+(:func:`~cpwords.engines.workers.start_worker`: no inherited signal handlers or wake-up pipe) and
 is counted among the layer's live workers, so a hard exit ends it too. Where ``fork`` does not
 exist (Windows) the call runs in this process, as before.
 """
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from cpwords.engines.budget import Budget
-from cpwords.engines.executors import kill, signals_held, start_worker, track, untrack
+from cpwords.engines.workers import kill, signals_held, start_worker, track, untrack
 
 T = TypeVar("T")
 

@@ -29,7 +29,7 @@ from collections import OrderedDict, deque
 from multiprocessing.connection import Connection
 from typing import Any
 
-from cpwords.engines.executors import kill_group, track, untrack
+from cpwords.engines.workers import kill_group, track, untrack
 from cpwords.server import config as limits
 from cpwords.server.config import ServerConfig
 from cpwords.server.jobs import CANCELLED, DONE, FAILED, RUNNING, Job, QueueFull

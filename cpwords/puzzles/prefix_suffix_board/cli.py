@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
 
+if TYPE_CHECKING:
+    from cpwords.puzzles import CommandTools
 
-def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``cpwords board`` to the command line."""
     p = subparsers.add_parser(
         "board", parents=parents, help="prefix/suffix boards: count, solve, generate",
@@ -50,8 +53,8 @@ def parse_suffixes(text: str) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Build the spec from the options and solve it."""
-    from cpwords.cli import solve_and_print
-    from cpwords.specs import parse_spec
+    solve_and_print = args.tools.solve_and_print
+    from cpwords.puzzles.loading import parse_spec
 
     data: dict[str, Any] = {"kind": "prefix_suffix_board"}
     if args.board:

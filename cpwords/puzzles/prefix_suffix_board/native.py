@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from cpwords.engines.budget import Budget, SearchTimeout
-from cpwords.engines.executors import parallel_map
+from cpwords.engines.parallel import parallel_map
 from cpwords.geometry import canonical_form, orbit_size
 from cpwords.puzzles.prefix_suffix_board.bitsets import has_distinct_choice_bits, members, to_bits, union_of
 from cpwords.puzzles.prefix_suffix_board.counting import count_fillings

@@ -52,7 +52,8 @@ from typing import Any
 import numpy as np
 
 from cpwords.engines.budget import Budget
-from cpwords.engines.executors import parallel_map, start_method
+from cpwords.engines.parallel import parallel_map
+from cpwords.engines.workers import start_method
 from cpwords.geometry import Symmetry
 from cpwords.puzzles.word_grid.count_engine import (
     BudgetLike,

@@ -9,11 +9,14 @@ Example
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from cpwords.specs import ALPHABET, PLAYER_DICTIONARY, BaseSpec, DictionaryRef, ShapeRef, field_error
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 #: Characters of a ``given`` row that say "no letter given here".
 UNKNOWN_MARKS = "?_."
@@ -46,6 +49,14 @@ class WordGridSpec(BaseSpec):
     """
 
     player_dictionary = PLAYER_DICTIONARY
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.word_grid import KIND
+
+        return KIND
+
     kind: Literal["word_grid"] = "word_grid"
     """The puzzle kind."""
     engine: Literal["native", "cpsat", "sat"] | None = None
