@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import cpwords
 from cpwords.lexicon import load_lexicon, offensive_words
+from cpwords.puzzles import loading
 from cpwords.puzzles.ladder.search import fewest_steps, least_rare_ladders
 
 CPWORDS = str(Path(sys.executable).parent / "cpwords")
@@ -37,7 +38,7 @@ def test_cold_warm_common_ladder_takes_the_fewest_steps_among_the_least_rare() -
         shortest, common = result["solutions"]
         assert shortest["steps"] == 4 and common["rareness"] <= shortest["rareness"]
         assert common["steps"] == 4
-    spec = cpwords.specs.parse_spec({"kind": "ladder", "start": "cold", "target": "warm"})
+    spec = loading.parse_spec({"kind": "ladder", "start": "cold", "target": "warm"})
     assert cpwords.verify.check(spec, cpwords.solve(spec)) == []
 
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import cpwords
-from cpwords import specs
 from cpwords.lexicon import load_lexicon, offensive_words
+from cpwords.puzzles import loading
 from cpwords.puzzles.word_grid.problem import COST_SPREAD, prepare
 from cpwords.specs import PLAYER_DICTIONARY
 from cpwords.verify import verify
@@ -41,7 +41,7 @@ def test_generated_puzzles_use_only_words_of_the_default_common_list(kind: str) 
     result = cpwords.solve(data, seed=7)
     allowed = set(load_lexicon(default)) - offensive_words()
     assert result.solutions and words_of(result) <= allowed, sorted(words_of(result) - allowed)
-    verify(specs.parse_spec({**data, "seed": 7}), result)
+    verify(loading.parse_spec({**data, "seed": 7}), result)
     left_out = len(set(load_lexicon(default)) & offensive_words())
     assert result.stats["dictionary"] == f"{default}, {left_out} offensive words left out"
 
@@ -49,12 +49,12 @@ def test_generated_puzzles_use_only_words_of_the_default_common_list(kind: str) 
 @pytest.mark.parametrize("kind", ["letter_boxed", "word_grid", "spelling_bee"])
 def test_the_users_dictionary_still_wins(kind: str) -> None:
     data, _ = GENERATE[kind]
-    spec = specs.parse_spec({**data, "dictionary": "scowl-50"})
+    spec = loading.parse_spec({**data, "dictionary": "scowl-50"})
     assert spec.dictionary.name == "scowl-50"
-    assert specs.parse_spec(data).dictionary.name == PLAYER_DICTIONARY
+    assert loading.parse_spec(data).dictionary.name == PLAYER_DICTIONARY
     # A task that is not generate keeps the kind's own default.
     if kind == "word_grid":
-        assert specs.parse_spec({**data, "task": "fill"}).dictionary.name == "scowl-70"
+        assert loading.parse_spec({**data, "task": "fill"}).dictionary.name == "scowl-70"
 
 
 def test_the_issues_letter_boxed_command_gives_common_words() -> None:
@@ -96,7 +96,7 @@ def test_seeded_common_grids_agree_between_engines(seed: int) -> None:
     spec = {"kind": "word_grid", "shape": "ring-3x3", "task": "generate", "objective": "common", "count": 2,
             "dictionary": "common-5k", "seed": seed}
     native, cpsat = (cpwords.solve({**spec, "engine": e}) for e in ("native", "cpsat"))
-    problem = prepare(specs.parse_spec(spec))
+    problem = prepare(loading.parse_spec(spec))
     costs = problem.objective_costs()
 
     def cost(words: list[str]) -> int:  # the seeded objective, recomputed from the words
