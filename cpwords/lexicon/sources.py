@@ -115,7 +115,7 @@ def _load(ref: DictionaryRef) -> Lexicon:
         if ref.exclude:
             # Counted one list at a time against the other filters alone (say what each took out).
             kept = full.filtered(**filters) if any(v not in (None, False) for v in filters.values()) else full  # type: ignore[arg-type]
-            lex.left_out = {name: sum(1 for w in kept if w in excluded_words([name])) for name in ref.exclude}
+            lex.left_out = {name: len(excluded_words([name]).intersection(kept)) for name in ref.exclude}
             lex.kept_label = ref.model_copy(update={"exclude": None}).label()
     if len(lex) == 0:
         # Say why (every line skipped, a Latin-1 file of accented words) in the one error line.
