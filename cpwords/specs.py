@@ -13,9 +13,10 @@ and :func:`letters` (one validator for letters a-z in every kind).
 
 Example
 -------
->>> spec = loads_spec("kind: ladder\\nstart: cat\\ntarget: dog\\n")
->>> spec.start, spec.engine
-('cat', 'native')
+>>> DictionaryRef.model_validate("common-5k").label()
+'common-5k'
+>>> letters("Cat")
+'cat'
 """
 
 from __future__ import annotations

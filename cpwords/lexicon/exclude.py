@@ -25,8 +25,8 @@ EXCLUDE_LISTS = {"offensive": "offensive.txt"}
 GENERATING_EXCLUDE: tuple[str, ...] = ("offensive",)
 
 #: Tasks in which cpwords chooses the words itself (``generate`` of every kind, Ruzzle's ``best_board``,
-#: the word-grid ``fill``: a filled grid is a generated one).
-GENERATING_TASKS: frozenset[str] = frozenset({"generate", "best_board", "fill"})
+#: the word-grid ``fill``, a filled grid being a generated one, and the word grid's ``puzzle``).
+GENERATING_TASKS: frozenset[str] = frozenset({"generate", "best_board", "fill", "puzzle"})
 
 
 def is_generating(task: str | None) -> bool:

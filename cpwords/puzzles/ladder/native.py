@@ -139,3 +139,10 @@ def both(problem: LadderProblem, spec: Any, budget: Budget) -> Found:
     first.stats |= second.stats
     first.message = " ".join(m for m in (first.message, second.message) if m) or None
     return first
+
+
+def generate(problem: Any, spec: Any, budget: Budget) -> Found:
+    """Ladder puzzles at exactly ``par`` steps (see :mod:`.generate`)."""
+    from cpwords.puzzles.ladder.generate import generate as make
+
+    return make(problem, spec, budget)
