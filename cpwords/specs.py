@@ -28,7 +28,7 @@ import types
 import typing
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol
 
 import yaml
 from pydantic import (
@@ -150,6 +150,11 @@ def _strict_value(name: str, annotation: Any, value: Any) -> None:
         if items and items[-1] is not Ellipsis:
             for i, item in enumerate(value[:10_000]):
                 _strict_value(f"{name}[{i}]", functools.reduce(operator.or_, items), item)
+
+
+#: What ``generate`` tasks draw on when the spec names no dictionary (Letter Boxed, word grids,
+#: Spelling Bee): the 20,000 most frequent words that are not names (docs/dictionaries.md).
+PLAYER_DICTIONARY = "common-20k"
 
 
 class StrictModel(BaseModel):
@@ -278,6 +283,10 @@ class BaseSpec(StrictModel):
     _source: str | None = PrivateAttr(default=None)
     _line: int | None = PrivateAttr(default=None)
 
+    #: The dictionary of a ``generate`` task whose spec names none: the words players will meet come
+    #: from a common list (docs/dictionaries.md). ``None`` for kinds without a generator.
+    player_dictionary: ClassVar[str | None] = None
+
     if TYPE_CHECKING:
         engine: str | None
 
@@ -304,6 +313,15 @@ class BaseSpec(StrictModel):
             raise field_error(
                 "engine", f"engine {engine!r} cannot do task {task!r}; "
                           f"engine{'s' if len(able) > 1 else ''} that can: {', '.join(able)}", engine)
+        return self
+
+    @model_validator(mode="after")
+    def _players_meet_common_words(self) -> BaseSpec:
+        # Only when the user named no dictionary: theirs always wins. Set like ``engine`` above
+        # (not marked as given), so the spec's YAML still reads as the user wrote it.
+        if (self.player_dictionary and getattr(self, "task", None) == "generate"
+                and "dictionary" not in self.model_fields_set):
+            object.__setattr__(self, "dictionary", DictionaryRef(name=self.player_dictionary))
         return self
 
     @property
