@@ -150,6 +150,7 @@ class _Worker:
             except MemoryError:
                 # Over this worker's memory cap: the request is too big for this server, and the
                 # worker, its memory given back, takes the next job.
+                _forget_caches()
                 self.send(("input_error", job_id, _too_big()))
             except Exception as exc:  # a bug: logged in full here, one line to the client
                 traceback.print_exc(file=sys.stderr)
@@ -240,6 +241,20 @@ def _too_big() -> dict[str, Any]:
     message = (f"the request needs more memory than a worker of this server may use{limit}; "
                "ask for less (a smaller puzzle, dictionary or limit), or run it with the cpwords command")
     return {"error": message, "message": message, "field": None, "value": None, "line": None}
+
+
+def _forget_caches() -> None:
+    """Drop what this process keeps between jobs (dictionaries, indexes, tries: the functions'
+    caches), so that the memory a failed request pushed up does not refuse the next ones."""
+    import gc
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("cpwords") and module is not None:
+            for value in list(vars(module).values()):
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clear()
+    gc.collect()
 
 
 def memory_cap() -> int | None:
