@@ -8,6 +8,7 @@ script does, with every command bounded by a short alarm and a short time limit;
 streams are real subprocesses. Exit 1 is accepted where the command printed a result (a hostile
 time limit leaves a search ``unknown``: a clean result, not an error).
 
+The positional arguments (words, sides, letters, rows, files) get the same treatment.
 ``--cluster`` is left out (it starts Dask clusters: issue 22 walks it) and so are flags with
 fixed choices (argparse refuses any other value before cpwords runs).
 """
@@ -88,6 +89,12 @@ def _cases(paths: dict[str, str]) -> list[list[str]]:
                 limit = [] if flag == "--time-limit" or command == "serve" else ["--time-limit", "2"]
                 cases.append([*argv, *limit, f"{flag}={value}" if value.startswith("-") else flag, *(
                     [] if value.startswith("-") else [value])])
+    for value in ["x" * 5000, "", "\x00", "é" * 10, "9" * 5000, "ABC1", "a b"]:
+        cases += [["ladder", value, value], ["ladder", "cold", value], ["letter-boxed", value, value, value, value],
+                  ["letter-boxed", "abc", value], ["ruzzle", value], ["ruzzle", "cats", value],
+                  ["spelling-bee", value], ["spelling-bee", "cejoprt", "--center", value],
+                  ["dict", "info", value], ["dict", "define", value], ["grid", "--unscramble", value]]
+    cases += [["solve", path] for path in paths.values()] + [["dict", "info", path] for path in paths.values()]
     return cases
 
 
