@@ -128,7 +128,7 @@ class Alphabet:
         if not self.folds:
             return "no folding: other letters are not words"
         kept = f"keeps {', '.join(self.extra)}; " if self.extra else ""
-        return f"{kept}folds other accents to the plain letter" + ("; ß -> ss" if "ß" in self.folds else "")
+        return f"{kept}folds other accents to the plain letter" + ("; ß -> ss" if self.language == "german" else "")
 
 
 _ASCII_CODES = bytes((c - 97) if 97 <= c <= 122 else 255 for c in range(256))

@@ -65,6 +65,16 @@ def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True
     return p
 
 
+def dictionary_data(args: argparse.Namespace) -> dict[str, Any]:
+    """``{"dictionary": …}`` for a shortcut's spec when ``--dict`` was given, else ``{}``: the spec
+    is then validated in the dictionary's alphabet (``cpwords ruzzle … --dict italian``)."""
+    if not getattr(args, "dict_option", None):
+        return {}
+    from cpwords.lexicon.cli import ref_from_option
+
+    return {"dictionary": ref_from_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)}
+
+
 def field_choices(spec_class: type, name: str) -> list[str]:
     """The values a spec field's ``Literal`` type allows (``None`` left out): CLI choices are read
     from the spec types, never repeated by hand."""

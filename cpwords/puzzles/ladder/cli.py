@@ -51,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
         data["all_shortest"] = True
     if args.define:
         data["define"] = True
-    spec = parse_spec(data, source="command line")
+    from cpwords.cli import dictionary_data
+
+    spec = parse_spec({**data, **dictionary_data(args)}, source="command line")
     return solve_and_print([spec], args)
 
 

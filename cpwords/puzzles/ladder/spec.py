@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef, letters
+from cpwords.specs import BaseSpec, DictionaryRef, letters, spec_alphabet
 
 
 class LadderSpec(BaseSpec):
@@ -54,8 +54,10 @@ class LadderSpec(BaseSpec):
         try:
             return letters(value)
         except ValueError:
+            alphabet = spec_alphabet()
             raise PydanticCustomError(
-                "ladder_word", "a ladder word is letters a-z only (one word, no spaces, digits or accents)"
+                "ladder_word", f"a ladder word is letters {alphabet.describe()} only (one word, no spaces, digits"
+                + (" or accents)" if alphabet.language == "english" else f"; {alphabet.language})")
             ) from None
 
     @model_validator(mode="after")

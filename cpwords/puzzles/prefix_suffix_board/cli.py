@@ -76,5 +76,7 @@ def run(args: argparse.Namespace) -> int:
         data["count"] = args.generate or 1
     if args.limit is not None:
         data["limit"] = args.limit
-    spec = parse_spec(data, source="command line")
+    from cpwords.cli import dictionary_data
+
+    spec = parse_spec({**data, **dictionary_data(args)}, source="command line")
     return solve_and_print([spec], args)

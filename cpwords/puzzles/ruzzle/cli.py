@@ -61,7 +61,9 @@ def build_spec(args: argparse.Namespace) -> Any:
     for option, field in (("task", "task"), ("min_length", "min_word_length"), ("iterations", "iterations")):
         if getattr(args, option) is not None:
             data[field] = getattr(args, option)
-    return parse_spec(data, source="command line")
+    from cpwords.cli import dictionary_data
+
+    return parse_spec({**data, **dictionary_data(args)}, source="command line")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -41,5 +41,7 @@ def run(args: argparse.Namespace) -> int:
         value = getattr(args, field)
         if value is not None:
             data[field] = value
-    spec = parse_spec(data, source="command line")
+    from cpwords.cli import dictionary_data
+
+    spec = parse_spec({**data, **dictionary_data(args)}, source="command line")
     return solve_and_print([spec], args)

@@ -73,5 +73,7 @@ def run(args: argparse.Namespace) -> int:
         data["task"], data["scrambled"] = "unscramble", _rows_file(args.unscramble, "--unscramble")
     else:
         data["task"], data["count"] = "generate", args.generate or 1
-    spec = parse_spec(data, source="command line")
+    from cpwords.cli import dictionary_data
+
+    spec = parse_spec({**data, **dictionary_data(args)}, source="command line")
     return solve_and_print([spec], args)
