@@ -29,7 +29,7 @@ def solve(spec: RuzzleSpec, budget: Budget) -> Result:
         For an unknown dictionary, or a board too large for exact path counting.
     """
     t0 = time.perf_counter()
-    board = Board.from_tiles(spec.tiles(), spec.bonus_cells())
+    board = Board.from_tiles(spec.tiles(), spec.bonus_cells(), spec.alphabet())
     lexicon = None if spec.task == "count_paths" else lexicon_for(spec)
     stats: dict[str, Any] = {"prepare_s": round(time.perf_counter() - t0, 6)}
     if lexicon is not None:
