@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Collection, Iterable, Iterator
 from functools import cached_property
 
@@ -203,6 +204,17 @@ class Lexicon:
     def words(self) -> list[str]:
         """All words, most frequent first (a copy)."""
         return list(self._words)
+
+    def letter_weights(self, top: int = 20_000) -> dict[str, int]:
+        """How often each letter occurs in the ``top`` most frequent words, per mille, most common
+        first: what generators draw letters by in a language without a table of its own.
+
+        >>> Lexicon.from_words(["aab", "ba"]).letter_weights()
+        {'a': 600, 'b': 400}
+        """
+        counts = Counter(ch for word in self._words[:top] for ch in word)
+        total = sum(counts.values()) or 1
+        return {ch: round(1000 * n / total) for ch, n in counts.most_common()}
 
     @cached_property
     def _by_length(self) -> dict[int, list[str]]:
