@@ -6,7 +6,7 @@ text, with its frequency) that the language's Hunspell dictionary spells correct
 the language's alphabet (:mod:`cpwords.alphabet`). wordfreq brings inflected forms and
 frequencies; Hunspell removes what wordfreq also holds: fragments, typos, foreign words, names
 (written with a capital in Hunspell; German nouns are capitalised too, so German keeps a
-capitalised form, and with it some names). Folding may join two spellings (``è`` and ``e``); the
+capitalised form, and with it some names), and one-letter elision fragments (``l'``, ``d'``). Folding may join two spellings (``è`` and ``e``); the
 folded word gets the sum of their frequencies.
 
 Sources (none is needed at run time):
@@ -84,6 +84,26 @@ def misspelled(words: list[str], dictionary: str) -> set[str]:
     return set(proc.stdout.split("\n")) - {""}
 
 
+def _german_retry(rejected: set[str], dictionary: str) -> set[str]:
+    """The German words still rejected when tried as nouns (capitalised) and, since wordfreq writes
+    ``ß`` as ``ss``, with each ``ss`` as ``ß`` (``strasse`` is ``Straße``; folding makes it
+    ``strasse`` again)."""
+    variants: dict[str, list[str]] = {}
+    for w in rejected:
+        forms = [w]
+        if "ss" in w:
+            parts = w.split("ss")
+            for i in range(1, len(parts)):
+                forms.append("ss".join(parts[:i]) + "ß" + "ss".join(parts[i:]))
+        variants[w] = forms + [f[:1].upper() + f[1:] for f in forms]
+    still = misspelled(sorted({v for forms in variants.values() for v in forms}), dictionary)
+    return {w for w, forms in variants.items() if all(f in still for f in forms)}
+
+
+#: One-letter words kept (every other one-letter token of wordfreq is an elision fragment: l', d').
+ONE_LETTER = {"it": "aeio", "es": "aeouy", "de": "", "fr": "ay"}
+
+
 def build(code: str, out: Path) -> dict[str, int]:
     """Write ``words-<code>.txt.gz``; returns a few counts for the build log and the docs."""
     import wordfreq
@@ -93,17 +113,14 @@ def build(code: str, out: Path) -> dict[str, int]:
     freq = wordfreq.get_frequency_dict(code, "large")
     tokens = [w for w in freq if w.isalpha()]
     rejected = misspelled(tokens, dictionary)
-    if code == "de":  # nouns are capitalised: a lowercase form Hunspell rejects may be a noun
-        retry = sorted(rejected)
-        capital = [w[:1].upper() + w[1:] for w in retry]
-        still = misspelled(capital, dictionary)
-        rejected = {w for w, c in zip(retry, capital, strict=True) if c in still}
+    if code == "de":
+        rejected = _german_retry(rejected, dictionary)
     folded: dict[str, float] = defaultdict(float)
     for w in tokens:
         if w in rejected:
             continue
         f = alphabet.fold(w)
-        if alphabet.is_word(f):
+        if alphabet.is_word(f) and (len(f) > 1 or f in ONE_LETTER[code]):
             folded[f] += freq[w]
     zipf = {w: round(100 * (math.log10(f) + 9)) for w, f in folded.items()}
     order = sorted(zipf, key=lambda w: (-zipf[w], w))

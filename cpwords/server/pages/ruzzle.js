@@ -118,7 +118,7 @@
     await loadLayout().catch(CP.fail);
     $("tiles").addEventListener("input", (event) => {
       const t = event.target;
-      let v = t.value.toLowerCase().replace(/[^a-z]/g, "");
+      let v = t.value.toLowerCase().replace(/[^\p{L}]/gu, "");  // any alphabet's letters (ñ, ü …)
       if (v.length > 1 && v !== "qu") v = v.slice(-1);
       t.value = v;
       if (v && v !== "q") {
