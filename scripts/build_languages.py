@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpwords.alphabet import alphabet_of  # noqa: E402
+from cpwords.alphabet import alphabet_of
 
 FORMAT = "cpwords-language 1"
 #: language code -> (Hunspell dictionary, Debian package)

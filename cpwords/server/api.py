@@ -243,7 +243,6 @@ async def word_info(request: Request, name: str, word: str) -> Response:
     """Level, zipf frequency, rareness, definitions (WordNet) and the kinds' facts (ladder group
     and links), as ``cpwords dict info WORD --dict NAME --json`` prints them."""
     from cpwords.lexicon.sources import is_builtin_name
-
     from cpwords.specs import DictionaryRef
 
     if not is_builtin_name(name):

@@ -69,13 +69,13 @@ class WordTable:
               alphabet: Alphabet | None = None) -> WordTable:
         """The table of ``words``; ``tick`` is called once a word (a budget's ticker). The alphabet is
         ``alphabet``, else that of ``words`` when it is a Lexicon, else English."""
-        alphabet = alphabet or getattr(words, "alphabet", ENGLISH)
-        table = cls(min_length, alphabet=alphabet)
-        bit = {ch: 1 << i for i, ch in enumerate(alphabet.letters)}
+        letters: Alphabet = alphabet or getattr(words, "alphabet", ENGLISH)
+        table = cls(min_length, alphabet=letters)
+        bit = {ch: 1 << i for i, ch in enumerate(letters.letters)}
         for w in words:
             if tick is not None:
                 tick()
-            if len(w) < min_length or not alphabet.is_word(w):
+            if len(w) < min_length or not letters.is_word(w):
                 continue
             m = 0
             for ch in set(w):
