@@ -69,7 +69,7 @@ class WordTable:
               alphabet: Alphabet | None = None) -> WordTable:
         """The table of ``words``; ``tick`` is called once a word (a budget's ticker). The alphabet is
         ``alphabet``, else that of ``words`` when it is a Lexicon, else English."""
-        letters: Alphabet = alphabet or getattr(words, "alphabet", ENGLISH)
+        letters: Alphabet = alphabet if alphabet is not None else getattr(words, "alphabet", ENGLISH)
         table = cls(min_length, alphabet=letters)
         bit = {ch: 1 << i for i, ch in enumerate(letters.letters)}
         for w in words:
