@@ -45,7 +45,7 @@ def swaps_of(sources: list[int]) -> list[tuple[int, int]]:
 
 def _scrambled_letters(spec: Any) -> dict[tuple[int, int], str]:
     shape = grid_shape(spec)
-    letters = parse_rows(spec.scrambled, shape, field_name="scrambled")
+    letters = parse_rows(spec.scrambled, shape, field_name="scrambled", alphabet=spec.alphabet())
     missing = [c for c in shape.open_cells() if c not in letters]
     if missing:
         r, c = missing[0]
@@ -81,7 +81,7 @@ def solve_unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     letters = _scrambled_letters(spec)
     gm = build_model(problem, symmetry=False)
     model = gm.model
-    scrambled = [ord(letters[cell]) - 97 for cell in problem.cells]
+    scrambled = [problem.alphabet.index[letters[cell]] for cell in problem.cells]
     movable = [i for i, (r, c) in enumerate(problem.cells) if (r + 1, c + 1) not in shape.fixed]
     n = len(movable)
     source_letters = [scrambled[i] for i in movable]
