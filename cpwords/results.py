@@ -10,12 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Protocol, Self
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
-if TYPE_CHECKING:
-    from cpwords.engines.found import Found
+
+class SearchOutcome(Protocol):
+    """What :meth:`Result.from_search` reads of an engine's outcome
+    (:class:`cpwords.engines.found.Found`; the results know no engine)."""
+
+    answers: list[Any]
+    count: int | None
+    complete: bool
+    stopped: str | None
+    objective: float | int | None
+    message: str | None
+    stats: dict[str, Any]
+
+    @property
+    def found(self) -> bool: ...
 
 _set = object.__setattr__  # how pydantic's model_construct fills an instance
 
@@ -145,7 +158,7 @@ class Result(BaseModel):
     def from_search(
         cls,
         spec: Any,
-        found: Found,
+        found: SearchOutcome,
         solutions: Sequence[Solution] = (),
         *,
         infeasible: str,
@@ -229,12 +242,12 @@ STATS: dict[str, str] = {
     "dictionary": "the dictionary, as the spec names it",
     "raw_count": "answers counted without symmetry breaking (counting tasks)",
     "method": "how a count was obtained (sum-product, inclusion-exclusion, enumeration …)",
-    "workers": "processes or solver threads used",
+    "workers": "worker processes of the execution layer used",
     "stopped": "why the search stopped early (time_limit, interrupted, limit, memory)",
 }
 
 
-def _standard_message(status: Status, found: Found, what: str, infeasible: str, asked: int | None) -> str | None:
+def _standard_message(status: Status, found: SearchOutcome, what: str, infeasible: str, asked: int | None) -> str | None:
     if status is Status.INFEASIBLE:
         return infeasible
     if status is Status.OPTIMAL:

@@ -19,8 +19,9 @@ from cpwords import api, verify
 from cpwords.alphabet import ENGLISH, FRENCH, GERMAN, ITALIAN, SPANISH, alphabet_of
 from cpwords.errors import InputError
 from cpwords.lexicon import Lexicon, known_dictionaries, load_lexicon
+from cpwords.puzzles.loading import parse_spec
 from cpwords.puzzles.ruzzle.board import LETTER_VALUES, Board, path_score
-from cpwords.specs import DictionaryRef, parse_spec
+from cpwords.specs import DictionaryRef
 
 LANGUAGES = ("italian", "spanish", "german", "french")
 

@@ -11,8 +11,9 @@ import pytest
 from cpwords import puzzles
 from cpwords.cli import field_choices, main
 from cpwords.engines.found import Found
+from cpwords.puzzles.loading import parse_spec
 from cpwords.results import Solution
-from cpwords.specs import BaseSpec, parse_spec
+from cpwords.specs import BaseSpec
 
 KINDS = list(puzzles.kinds().values())
 

@@ -18,9 +18,9 @@ with warnings.catch_warnings():  # newer Starlette asks for httpx2 in its test c
     from fastapi.testclient import TestClient
 
 from cpwords import puzzles, verify
+from cpwords.puzzles.loading import parse_spec
 from cpwords.results import Result
 from cpwords.server import ServerConfig, create_app
-from cpwords.specs import parse_spec
 
 
 @pytest.fixture(scope="module")

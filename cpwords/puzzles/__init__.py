@@ -25,11 +25,17 @@ from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from cpwords.errors import CpwordsError
+
 if TYPE_CHECKING:
     from cpwords.engines.budget import Budget
     from cpwords.engines.found import Found
     from cpwords.results import Result, Solution
     from cpwords.specs import BaseSpec
+
+class UnsupportedTask(CpwordsError, KeyError):
+    """A kind asked for a task it does not have, or an engine for a task it does not perform."""
+
 
 #: The registry: one line per kind (its package under ``cpwords.puzzles``), in display order.
 KIND_PACKAGES: tuple[str, ...] = (
@@ -69,7 +75,8 @@ class PuzzleKind:
     defaults: task -> its default engine (when the spec names none); tasks missing here default
         to the first engine that performs them.
     engine_modules: engine -> module of the package holding one function per task (default: the
-        engine's own name, e.g. ``cpsat`` -> ``cpsat.py``).
+        engine's own name, e.g. ``cpsat`` -> ``cpsat.py``); ``"engine:task"`` -> the module of one
+        task of an engine, where it lives apart (word grids' ``cpsat:unscramble``).
     spec, solution, checker, solver, renderer, cli, word_facts, shards: ``"module:attribute"``
         references inside the package, loaded on first use. ``solver`` is the kind's
         ``solve(spec, budget) -> Result``; ``renderer`` a module with ``render(spec, result)`` and,
@@ -131,7 +138,7 @@ class PuzzleKind:
             return self.defaults[task]
         engines = self.engines_for(task)
         if not engines:
-            raise KeyError(f"{self.name} has no task {task!r}")
+            raise UnsupportedTask(f"{self.name} has no task {task!r}; its tasks: {', '.join(self.tasks)}")
         return engines[0]
 
     def supports(self, engine: str, task: str) -> bool:
@@ -186,10 +193,28 @@ class PuzzleKind:
         Python builtin (``enumerate_``).
         """
         if not self.supports(engine, task):
-            raise KeyError(f"{self.name}: engine {engine!r} does not perform {task!r}")
-        module = self.load(self.engine_modules.get(engine, engine))
+            raise UnsupportedTask(f"{self.name}: engine {engine!r} does not perform task {task!r}; "
+                                  f"engines that do: {', '.join(self.engines_for(task)) or 'none'}")
+        module = self.load(self.engine_modules.get(f"{engine}:{task}", self.engine_modules.get(engine, engine)))
         name = task + "_" if task in _BUILTIN_NAMES else task
         return getattr(module, name)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class CommandTools:
+    """What the CLI hands every kind's shortcut command (``add_parser(subparsers, parents, tools)``;
+    ``args.tools`` when it runs), so that the kinds never import the CLI.
+
+    Attributes
+    ----------
+    solve_and_print: solve specs and print their results as ``cpwords solve`` does; the exit code.
+    field_choices: the allowed values of a spec class's ``Literal`` field (for ``choices=``).
+    dictionary_option: a ``--dict`` value as a dictionary reference.
+    """
+
+    solve_and_print: Callable[[list[Any], Any], int]
+    field_choices: Callable[[type[Any], str], list[str]]
+    dictionary_option: Callable[[str], Any]
 
 
 @cache

@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import CommandTools
 
 
-def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add the ``ladder`` command."""
-    from cpwords.cli import field_choices
+    field_choices = tools.field_choices
     from cpwords.puzzles.ladder.spec import LadderSpec
 
     p = subparsers.add_parser(
@@ -33,9 +36,9 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the spec from the arguments and solve it (or report the groups)."""
-    from cpwords.cli import solve_and_print
+    solve_and_print = args.tools.solve_and_print
     from cpwords.errors import InputError
-    from cpwords.specs import parse_spec
+    from cpwords.puzzles.loading import parse_spec
 
     if args.groups is not None:
         if args.start or args.target:
@@ -51,16 +54,16 @@ def run(args: argparse.Namespace) -> int:
         data["all_shortest"] = True
     if args.define:
         data["define"] = True
-    from cpwords.cli import dictionary_data
-
-    spec = parse_spec({**data, **dictionary_data(args)}, source="command line")
+    if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
+        data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
+    spec = parse_spec(data, source="command line")
     return solve_and_print([spec], args)
 
 
 def _groups(args: argparse.Namespace) -> int:
     import json
 
-    from cpwords.lexicon.cli import ref_from_option
+    ref_from_option = args.tools.dictionary_option
     from cpwords.puzzles.ladder.dictinfo import groups_data, groups_report
 
     ref = ref_from_option(args.dict_option)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from cpwords.specs import BaseSpec, DictionaryRef, letters, spec_alphabet
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 
 class LadderSpec(BaseSpec):
@@ -20,6 +23,13 @@ class LadderSpec(BaseSpec):
         target: warm
         mode: both
     """
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.ladder import KIND
+
+        return KIND
 
     kind: Literal["ladder"] = "ladder"
     """The puzzle kind: ``ladder``."""

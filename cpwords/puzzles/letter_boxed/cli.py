@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import CommandTools
 
 
-def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``letter-boxed SIDE SIDE SIDE ...`` to the ``cpwords`` command."""
-    from cpwords.cli import field_choices
+    field_choices = tools.field_choices
     from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec as Spec
 
     p = subparsers.add_parser(
@@ -33,8 +36,8 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the spec from the arguments and solve it."""
-    from cpwords.cli import solve_and_print
-    from cpwords.specs import parse_spec
+    solve_and_print = args.tools.solve_and_print
+    from cpwords.puzzles.loading import parse_spec
 
     data: dict[str, Any] = {"kind": "letter_boxed"}
     if args.sides:
@@ -43,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         value = getattr(args, field)
         if value is not None:
             data[field] = value
-    from cpwords.cli import dictionary_data
-
-    spec = parse_spec({**data, **dictionary_data(args)}, source="command line")
+    if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
+        data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
+    spec = parse_spec(data, source="command line")
     return solve_and_print([spec], args)

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from cpwords.engines.budget import Budget
+from cpwords.errors import CpwordsError
 from cpwords.puzzles.letter_boxed.words import WordTable
 
 #: Default memory budget of one Letter Boxed search (the ``max_memory_mb`` spec field).
@@ -28,7 +29,7 @@ DEFAULT_MEMORY_MB = 1024
 _CHUNK_CELLS = 1 << 22
 
 
-class MemoryBudgetExceeded(Exception):
+class MemoryBudgetExceeded(CpwordsError):
     """A search would need more memory than its budget allows; the message says how much."""
 
 

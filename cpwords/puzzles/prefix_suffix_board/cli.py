@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
 
+if TYPE_CHECKING:
+    from cpwords.puzzles import CommandTools
 
-def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``cpwords board`` to the command line."""
     p = subparsers.add_parser(
         "board", parents=parents, help="prefix/suffix boards: count, solve, generate",
@@ -50,8 +53,8 @@ def parse_suffixes(text: str) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Build the spec from the options and solve it."""
-    from cpwords.cli import solve_and_print
-    from cpwords.specs import parse_spec
+    solve_and_print = args.tools.solve_and_print
+    from cpwords.puzzles.loading import parse_spec
 
     data: dict[str, Any] = {"kind": "prefix_suffix_board"}
     if args.board:
@@ -76,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         data["count"] = args.generate or 1
     if args.limit is not None:
         data["limit"] = args.limit
-    from cpwords.cli import dictionary_data
-
-    spec = parse_spec({**data, **dictionary_data(args)}, source="command line")
+    if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
+        data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
+    spec = parse_spec(data, source="command line")
     return solve_and_print([spec], args)

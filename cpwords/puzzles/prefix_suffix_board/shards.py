@@ -23,9 +23,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.puzzles.prefix_suffix_board.native import BoardSearch, Tally
 from cpwords.puzzles.prefix_suffix_board.problem import Problem, build_problem
 from cpwords.puzzles.prefix_suffix_board.solve import no_board_message
@@ -88,7 +88,7 @@ class BoardSharding(Sharding):
         return BoardContext(problem, search, [_bits(ps) for ps in problem.tokens.prefixes_with],
                             [_bits(d) for d in search.prefix_domain])
 
-    def plan(self, spec: Any, context: BoardContext) -> list[Shard]:
+    def plan(self, spec: Any, context: BoardContext, budget: Budget | None = None) -> list[Shard]:
         """One head per token of the first suffix slot, light heads grouped."""
         search = context.search
         if not search.suffix_nodes:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, letters
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 
 class PrefixSuffixBoardSpec(BaseSpec):
@@ -18,6 +21,13 @@ class PrefixSuffixBoardSpec(BaseSpec):
         dictionary: common-2k
         task: count_boards
     """
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.prefix_suffix_board import KIND
+
+        return KIND
 
     kind: Literal["prefix_suffix_board"] = "prefix_suffix_board"
     """The puzzle kind."""

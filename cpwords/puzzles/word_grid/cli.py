@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import CommandTools
 
 
 def _rows_file(name: str, field: str) -> list[str]:
@@ -37,7 +40,7 @@ def _rows_file(name: str, field: str) -> list[str]:
     return rows
 
 
-def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``cpwords grid``."""
     p = subparsers.add_parser("grid", parents=parents, help="word grids (Gridle): generate, fill, count, unscramble",
                               description="Crossing-word grids: generate, fill, count, enumerate or unscramble.")
@@ -55,8 +58,8 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the spec from the options and solve it."""
-    from cpwords.cli import solve_and_print
-    from cpwords.specs import parse_spec
+    solve_and_print = args.tools.solve_and_print
+    from cpwords.puzzles.loading import parse_spec
 
     shape = args.shape
     if "/" in shape or shape.endswith((".yaml", ".yml")):
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         data["task"], data["scrambled"] = "unscramble", _rows_file(args.unscramble, "--unscramble")
     else:
         data["task"], data["count"] = "generate", args.generate or 1
-    from cpwords.cli import dictionary_data
-
-    spec = parse_spec({**data, **dictionary_data(args)}, source="command line")
+    if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
+        data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
+    spec = parse_spec(data, source="command line")
     return solve_and_print([spec], args)

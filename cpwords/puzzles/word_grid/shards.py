@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.puzzles.word_grid import count as grid_count
 from cpwords.puzzles.word_grid.count_engine import NetworkPlan
 from cpwords.puzzles.word_grid.count_network import build_network, word_arrays
@@ -118,10 +118,12 @@ class GridSharding(Sharding):
         problem = prepare(spec)
         return GridContext(problem, word_arrays(problem))
 
-    def plan(self, spec: Any, context: GridContext) -> list[Shard]:
-        """Terms cut into ranges of leaves, small ones grouped, or one enumeration shard."""
+    def plan(self, spec: Any, context: GridContext, budget: Budget | None = None) -> list[Shard]:
+        """Terms cut into ranges of leaves, small ones grouped, or one enumeration shard.
+
+        Raises SearchTimeout when ``budget`` ends first (planning the 7×7 takes a second)."""
         try:
-            terms = grid_count.count_terms(context.problem)
+            terms = grid_count.count_terms(context.problem, budget=budget)
         except grid_count.TooLargeToContract:
             return [Shard(ENUMERATION, None)]
         classes = {(t.group_element, t.partition): t for t in terms}  # a term's chunks share one class

@@ -9,11 +9,14 @@ Example
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, field_error, spec_alphabet
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 #: Characters of a ``given`` row that say "no letter given here".
 UNKNOWN_MARKS = "?_."
@@ -47,6 +50,13 @@ class WordGridSpec(BaseSpec):
     word. Tasks: ``generate`` random grids, ``fill`` a partly given grid, ``count`` or
     ``enumerate`` all grids (modulo symmetry), ``unscramble`` a scrambled grid with the fewest swaps.
     """
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.word_grid import KIND
+
+        return KIND
 
     kind: Literal["word_grid"] = "word_grid"
     """The puzzle kind."""

@@ -71,7 +71,7 @@ def unscramble_problem(spec: Any) -> GridProblem:
     return problem
 
 
-def solve_unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
+def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """The grid of the scrambled letters that needs the fewest swaps, and the swaps.
 
     Returns a Found whose answer is ``(letters, swaps)``: one letter index per cell and the swaps
@@ -97,7 +97,7 @@ def solve_unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
         model.add(labels[k] != k).only_enforce_if(is_min.Not())
         counted.append(is_min)
     model.maximize(sum(counted))
-    outcome = cpsat.solve(model, budget, workers=spec.workers, seed=spec.seed)
+    outcome = cpsat.solve(model, budget, seed=spec.seed)
     found = Found(stats={**outcome.stats, "movable_cells": n})
     if not outcome.status.solved:
         return found if outcome.stopped is None else found.stop(outcome.stopped)
