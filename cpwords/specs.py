@@ -14,6 +14,7 @@ alphabet, English a-z unless the dictionary's language says otherwise).
 
 Example
 -------
+>>> from cpwords.puzzles.loading import loads_spec  # YAML in: one floor up, beside the registry
 >>> spec = loads_spec("kind: ladder\\nstart: cat\\ntarget: dog\\n")
 >>> spec.start, spec.engine
 ('cat', 'native')
