@@ -201,6 +201,9 @@ def test_ladders_through_accented_words() -> None:
     assert result.solutions[0].words[0] == "niño" and result.solutions[0].words[-1] == "nada"
     with pytest.raises(InputError, match="a ladder word is letters a-z only"):
         parse_spec({"kind": "ladder", "start": "niño", "target": "nada"})
+    # WordNet definitions are English: refused for another language, not made up from a homograph.
+    with pytest.raises(InputError, match="field 'define'.*English only; this dictionary is italian"):
+        parse_spec({"kind": "ladder", "start": "casa", "target": "mare", "dictionary": "it", "define": True})
 
 
 @pytest.mark.parametrize("engine", ["native", "cpsat"])

@@ -74,6 +74,8 @@ def test_letters_outside_the_alphabet_are_a_422_with_the_cli_line(client: TestCl
 def test_word_facts_in_a_language(client: TestClient) -> None:
     facts = client.get("/api/dict/es/Niño").json()
     assert facts["word"] == "niño" and facts["in_dictionary"] and facts["ladder_group"]["size"] > 100
+    italian = client.get("/api/dict/italian/Mare").json()
+    assert italian["word"] == "mare" and italian["in_dictionary"] and italian["definitions"] == []  # not a mare
     assert client.get("/api/dict/italian/Città").json()["word"] == "citta"
     refused = client.get("/api/dict/spanish/c0sa")
     assert refused.status_code == 422 and "letters a-z and ñ" in refused.json()["error"]

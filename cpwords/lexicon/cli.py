@@ -154,7 +154,9 @@ def word_facts(word: str, ref: DictionaryRef) -> dict[str, Any]:
     source = lex if found else Lexicon.from_words([word], alphabet=lex.alphabet)
     facts: dict[str, Any] = {"word": word, "dictionary": ref.label(), "in_dictionary": found,
                              "level": source.level(word), "zipf": round(source.zipf(word), 2),
-                             "rareness": source.rareness(word), "definitions": define(word), "more": []}
+                             "rareness": source.rareness(word), "more": [],
+                             # WordNet is English: an Italian "mare" is not a female horse.
+                             "definitions": define(word) if lex.language == "english" else []}
     if found:
         for kind in puzzles.kinds().values():
             if kind.word_facts:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef, letters, spec_alphabet
+from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters, spec_alphabet
 
 if TYPE_CHECKING:
     from cpwords.puzzles import PuzzleKind
@@ -78,4 +78,8 @@ class LadderSpec(BaseSpec):
                 "start and target must have the same length: '{start}' has {n} letters, '{target}' has {m}",
                 {"start": self.start, "n": len(self.start), "target": self.target, "m": len(self.target)},
             )
+        language = self.alphabet().language
+        if self.define and language != "english":
+            raise field_error("define", f"definitions come from WordNet, in English only; this dictionary is {language}",
+                              self.define)
         return self
