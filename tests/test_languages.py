@@ -274,3 +274,16 @@ def test_cli_other_kinds_and_yaml(tmp_path: Path) -> None:
     done = run_cli("solve", "bad.yaml", cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "dictionary.language" in done.stderr and "unknown language" in done.stderr
+
+
+@pytest.mark.parametrize("engine", ["native", "cpsat", "sat"])
+def test_word_grid_fill_with_an_enye(engine: str) -> None:
+    given = ["niño?", "?#?#?", "?????", "?#?#?", "?????"]
+    _, result = solved({"kind": "word_grid", "shape": "gridle-5x5", "task": "fill", "dictionary": "spanish",
+                        "given": given, "engine": engine, "time_limit": 120})
+    rows = result.solutions[0].rows
+    assert rows[0].startswith("niño") and all(SPANISH.is_word(w) for w in result.solutions[0].words)
+    with pytest.raises(InputError, match="given row 1 \\('niño\\?'\\) has 'ñ'; use letters a-z"):
+        parse_spec({"kind": "word_grid", "shape": "gridle-5x5", "task": "fill", "given": given})
+    with pytest.raises(InputError, match="counting grids handles the 26 letters a-z; the spanish alphabet has 27"):
+        api.solve(parse_spec({"kind": "word_grid", "shape": "gridle-5x5", "task": "count", "dictionary": "es"}))
