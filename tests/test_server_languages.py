@@ -101,6 +101,9 @@ def test_a_spanish_board_typed_in_the_browser(server: str, browser: Any) -> None
     from selenium.webdriver.support.ui import Select
 
     open_page(browser, f"{server}/kind/ruzzle", "#tiles input")
+    Select(by_id(browser, "dictionary")).select_by_value("german")
+    by_id(browser, "ruzzle-random").click()  # random letters by German letter frequencies
+    assert all(t.get_attribute("value") in {*"abcdefghijklmnoprstuvwzäöü", "qu"} for t in css(browser, "#tiles input"))
     Select(by_id(browser, "dictionary")).select_by_value("spanish")
     for tile in css(browser, "#tiles input"):
         browser.execute_script("arguments[0].value = ''", tile)
