@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import Any, Protocol, Self
+from typing import Any, Literal, Protocol, Self
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
@@ -62,6 +62,32 @@ class Status(StrEnum):
         if complete:
             return Status.OPTIMAL if found else Status.INFEASIBLE
         return Status.FEASIBLE if found else Status.UNKNOWN
+
+
+class Difficulty(BaseModel):
+    """How hard a generated puzzle is for a player: one documented rule per kind (docs/<kind>.md).
+
+    >>> Difficulty(level="easy", score=12.5, figures={"greens": 6}).level
+    'easy'
+    """
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    level: Literal["easy", "medium", "hard"]
+    """The score's band (the kind's page gives its thresholds)."""
+    score: float
+    """0 (easiest) to 100 (hardest), from the figures by the kind's rule."""
+    figures: dict[str, int | float] = Field(default_factory=dict)
+    """The measured facts the score comes from (kind-specific names)."""
+
+
+def difficulty_level(score: float, medium: float, hard: float) -> Literal["easy", "medium", "hard"]:
+    """The band of ``score``: ``hard`` from ``hard`` up, ``medium`` from ``medium`` up, else ``easy``.
+
+    >>> difficulty_level(40, 30, 60)
+    'medium'
+    """
+    return "hard" if score >= hard else "medium" if score >= medium else "easy"
 
 
 class Solution(BaseModel):

@@ -14,10 +14,10 @@ alphabet, English a-z unless the dictionary's language says otherwise).
 
 Example
 -------
->>> from cpwords.puzzles.loading import loads_spec  # YAML in: one floor up, beside the registry
->>> spec = loads_spec("kind: ladder\\nstart: cat\\ntarget: dog\\n")
->>> spec.start, spec.engine
-('cat', 'native')
+>>> DictionaryRef.model_validate("common-5k").label()
+'common-5k'
+>>> letters("Cat")
+'cat'
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 YAML loader and its limits) and knows no kind; here a document's ``kind`` picks the spec class
 from the registry, and errors come back as one line naming the file, line, field and value.
 
->>> spec = loads_spec("kind: ladder\nstart: cold\ntarget: warm\n")
+>>> spec = loads_spec("kind: ladder\\nstart: cold\\ntarget: warm\\n")
 >>> spec.kind, spec.engine
 ('ladder', 'native')
 """

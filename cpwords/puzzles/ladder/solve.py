@@ -38,6 +38,8 @@ def solve(spec: LadderSpec, budget: Budget) -> Result:
     from cpwords.puzzles.ladder.store import load_index
 
     t0 = time.perf_counter()
+    if spec.mode == "generate":
+        return _generate(spec, budget, t0)
     index = load_index(spec.dictionary)
     start, target = (_word_id(index, spec, field) for field in ("start", "target"))
     group, target_group = index.group[start], index.group[target]
@@ -45,8 +47,8 @@ def solve(spec: LadderSpec, budget: Budget) -> Result:
              "prepare_s": round(time.perf_counter() - t0, 6)}
     if group != target_group:
         stats |= {"target_group": target_group, "target_group_size": index.group_size(target_group)}
-        reason = (f"no ladder: {spec.start.upper()} is in group {group} with {_words(index.group_size(group))}, "
-                  f"{spec.target.upper()} in group {target_group} with {_words(index.group_size(target_group))}")
+        reason = (f"no ladder: {index.words[start].upper()} is in group {group} with {_words(index.group_size(group))}, "
+                  f"{index.words[target].upper()} in group {target_group} with {_words(index.group_size(target_group))}")
         return Result.from_search(spec, Found(message=reason), infeasible=reason, stats=stats)
     t1 = time.perf_counter()
     problem = LadderProblem(index, start, target)
@@ -54,6 +56,25 @@ def solve(spec: LadderSpec, budget: Budget) -> Result:
     stats["search_s"] = round(time.perf_counter() - t1, 6)
     solutions = found.convert(lambda answer: _solution(index, spec, answer[1], answer[0]), budget)
     return Result.from_search(spec, found, solutions, infeasible="no ladder", what="ladder", stats=stats)
+
+
+def _generate(spec: LadderSpec, budget: Budget, t0: float) -> Result:
+    """``mode: generate``: ladder puzzles from the dictionary (offensive words left out unless
+    the spec sets ``exclude``)."""
+    from cpwords.lexicon.exclude import GENERATING_EXCLUDE
+    from cpwords.puzzles.ladder.generate import GenerateProblem, solution_fields
+    from cpwords.puzzles.ladder.store import load_index
+
+    index = load_index(spec.dictionary.with_default_exclude(GENERATING_EXCLUDE))
+    start = _word_id(index, spec, "start") if spec.start is not None else None
+    stats = {"dictionary": spec.dictionary.label(), "par": spec.par, "length": spec.length,
+             "prepare_s": round(time.perf_counter() - t0, 6)}
+    t1 = time.perf_counter()
+    found = puzzles.get(spec.kind).run(GenerateProblem(index, start), spec, budget)
+    stats["search_s"] = round(time.perf_counter() - t1, 6)
+    solutions = found.convert(lambda answer: LadderSolution.model_validate(solution_fields(index, *answer)), budget)
+    return Result.from_search(spec, found, solutions, infeasible=f"no pair of words at exactly {spec.par} steps",
+                              what="ladder puzzle", stats=stats, asked=spec.count)
 
 
 def _words(n: int) -> str:

@@ -6,6 +6,7 @@ This is the one place where a Letter Boxed Result is made: the engine modules (`
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -17,7 +18,7 @@ from cpwords.puzzles.letter_boxed.reach import MemoryBudgetExceeded
 from cpwords.puzzles.letter_boxed.solution import LetterBoxedSolution
 from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, check_letters_reachable, playable_words
-from cpwords.results import Result
+from cpwords.results import Difficulty, Result, difficulty_level
 
 
 def solve(spec: LetterBoxedSpec, budget: Budget) -> Result:
@@ -68,10 +69,29 @@ def solve(spec: LetterBoxedSpec, budget: Budget) -> Result:
 
 def _solution(answer: list[str] | dict[str, Any], lexicon: Lexicon) -> LetterBoxedSolution:
     """The answer as a Solution: a word list, or (``generate``) a mapping with its box too."""
-    extra = dict(answer) if isinstance(answer, dict) else {"words": answer}
+    extra: dict[str, Any] = dict(answer) if isinstance(answer, dict) else {"words": answer}
     words = extra.pop("words")
+    if extra.get("answers_at_par") is not None:
+        extra["difficulty"] = puzzle_difficulty(extra["answers_at_par"], len(words))
     return LetterBoxedSolution(words=words, letters=sum(map(len, words)),
                                rareness=sum(lexicon.rareness(w) for w in words), **extra)
+
+
+#: Difficulty bands of a generated box's score: medium from 12 (about 100 answers at par or
+#: fewer), hard from 20 (16 or fewer).
+DIFFICULTY_BANDS = (12.0, 20.0)
+
+
+def puzzle_difficulty(answers_at_par: int, par: int) -> Difficulty:
+    """How hard a generated box is: ``score = 100 / (1 + log2(answers at par))`` (one answer at
+    par: 100; 16: 20; 128: 12.5): the fewer ways to reach par, the harder.
+
+    >>> puzzle_difficulty(16, 2).level
+    'hard'
+    """
+    score = round(100 / (1 + math.log2(max(1, answers_at_par))), 1)
+    return Difficulty(level=difficulty_level(score, *DIFFICULTY_BANDS), score=score,
+                      figures={"answers_at_par": answers_at_par, "par": par})
 
 
 def sort_key(rank: str) -> Any:

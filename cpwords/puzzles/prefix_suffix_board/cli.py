@@ -30,6 +30,10 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
                       "e.g. s_n=er,s_e=ed,s_s=ing,s_w=ly")
     task.add_argument("--enumerate", type=int, metavar="N", help="list N boards modulo symmetry")
     p.add_argument("--limit", type=int, help="most answers to list for --solve (default 10)")
+    p.add_argument("--unique", action="store_true",
+                   help="--generate: only boards whose suffixes have exactly one completion (modulo symmetry)")
+    p.add_argument("--max-completions", type=int, metavar="K",
+                   help="--generate: only boards whose suffixes have at most K completions (modulo symmetry)")
     p.add_argument("--blank", action="store_true",
                    help="with --svg: draw the puzzle without its answer, for a player")
     p.set_defaults(func=run)
@@ -79,6 +83,10 @@ def run(args: argparse.Namespace) -> int:
         data["count"] = args.generate or 1
     if args.limit is not None:
         data["limit"] = args.limit
+    if args.unique:
+        data["unique"] = True
+    if args.max_completions is not None:
+        data["max_completions"] = args.max_completions
     if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
         data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
     spec = parse_spec(data, source="command line")

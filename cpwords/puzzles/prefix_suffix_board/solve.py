@@ -30,9 +30,19 @@ def solve(spec: PrefixSuffixBoardSpec, budget: Budget) -> Result:
         "suffix_tokens": len(problem.tokens.suffixes), "words": len(problem.tokens.words),
         "group_size": len(problem.layout.group), "prepare_s": round(time.perf_counter() - t0, 6)}
     t1 = time.perf_counter()
-    found = puzzles.get(spec.kind).run(problem, spec, budget)
+    if spec.task == "generate" and spec.max_completions:
+        from cpwords.puzzles.prefix_suffix_board.fair import fair_boards
+
+        found = fair_boards(problem, spec, budget)
+    else:
+        found = puzzles.get(spec.kind).run(problem, spec, budget)
     found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))
-    solutions = found.convert(problem.solution, budget)
+    if spec.task == "generate":
+        from cpwords.puzzles.prefix_suffix_board.fair import rated_solution
+
+        solutions = found.convert(lambda answer: rated_solution(problem, answer), budget)
+    else:
+        solutions = found.convert(problem.solution, budget)
     return Result.from_search(spec, found, solutions, infeasible=no_board_message(spec), what="board", stats=stats,
                               asked=spec.count if spec.task == "generate" else None)
 

@@ -4,6 +4,7 @@
     cpwords grid --count --dict {path}
     cpwords grid --fill partial.txt
     cpwords grid --unscramble scrambled.txt
+    cpwords grid --puzzle 3 --par 10 --seed 7 --svg board.svg --blank
 """
 
 from __future__ import annotations
@@ -51,6 +52,13 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     task.add_argument("--enumerate", type=int, metavar="LIMIT", help="list up to LIMIT grids")
     task.add_argument("--fill", metavar="FILE", help="complete the partial grid in FILE (rows; '?' unknown, '#' black)")
     task.add_argument("--unscramble", metavar="FILE", help="solve the scrambled grid in FILE with the fewest swaps")
+    task.add_argument("--puzzle", type=int, metavar="N",
+                      help="make N scrambled boards for players, each with a proven unique answer and par")
+    p.add_argument("--par", type=int, metavar="P", help="--puzzle: the fewest swaps of each board (default 10 on 5x5, "
+                                                         "20 on 7x7)")
+    p.add_argument("--answer", metavar="FILE", help="--puzzle: letters the answer grid must have (rows; '?' "
+                                                     "unknown, '#' black; a full grid makes puzzles of that grid)")
+    p.add_argument("--blank", action="store_true", help="--puzzle with --svg: draw the player's board only")
     p.add_argument("--common", action="store_true", help="prefer common words (least total rareness)")
     p.add_argument("--repeat-words", action="store_true", help="allow a word more than once")
     p.set_defaults(func=run)
@@ -74,8 +82,17 @@ def run(args: argparse.Namespace) -> int:
         data["task"], data["given"] = "fill", _rows_file(args.fill, "--fill")
     elif args.unscramble:
         data["task"], data["scrambled"] = "unscramble", _rows_file(args.unscramble, "--unscramble")
+    elif args.puzzle is not None:
+        data["task"], data["count"] = "puzzle", args.puzzle
+        if args.answer:
+            data["given"] = _rows_file(args.answer, "--answer")
     else:
         data["task"], data["count"] = "generate", args.generate or 1
+    for option, value in (("--par", args.par), ("--answer", args.answer)):
+        if value is not None and data["task"] != "puzzle":
+            raise InputError("only goes with --puzzle", field=option, value=value)
+    if args.par is not None:
+        data["par"] = args.par
     if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
         data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
     spec = parse_spec(data, source="command line")

@@ -38,15 +38,22 @@ def solve(spec: WordGridSpec, budget: Budget) -> Result:
     t1 = time.perf_counter()
     found = puzzles.get(spec.kind).run(problem, spec, budget)
     found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))
-    solutions = found.convert(lambda answer: solution_of(problem, *answer) if isinstance(answer, tuple)
-                              else solution_of(problem, answer), budget)
+    if spec.task == "puzzle":
+        from cpwords.puzzles.word_grid.puzzle import solution_of_puzzle
+
+        solutions = found.convert(lambda answer: solution_of_puzzle(problem, answer, _rareness_tables(problem)), budget)
+    else:
+        solutions = found.convert(lambda answer: solution_of(problem, *answer) if isinstance(answer, tuple)
+                                  else solution_of(problem, answer), budget)
     if spec.objective == "common" and solutions and spec.task in ("generate", "fill"):
         found.objective = solutions[0].rareness
     infeasible = ("no valid grid uses exactly these letters with the fixed cells in place" if spec.task == "unscramble"
+                  else "no puzzle could be made" if spec.task == "puzzle"
                   else "no grid of this shape can be filled with the dictionary's words"
                   + (" and the given letters" if problem.given else "") + (" (all different)" if problem.distinct else ""))
-    return Result.from_search(spec, found, solutions, infeasible=infeasible, what="grid", stats=stats,
-                              asked=spec.count if spec.task in ("generate", "fill") else None)
+    return Result.from_search(spec, found, solutions, infeasible=infeasible, stats=stats,
+                              what="puzzle" if spec.task == "puzzle" else "grid",
+                              asked=spec.count if spec.task in ("generate", "fill", "puzzle") else None)
 
 
 def solution_of(problem: GridProblem, letters: list[int], swaps: list[list[list[int]]] | None = None) -> GridSolution:
