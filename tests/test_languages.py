@@ -287,3 +287,9 @@ def test_word_grid_fill_with_an_enye(engine: str) -> None:
         parse_spec({"kind": "word_grid", "shape": "gridle-5x5", "task": "fill", "given": given})
     with pytest.raises(InputError, match="counting grids handles the 26 letters a-z; the spanish alphabet has 27"):
         api.solve(parse_spec({"kind": "word_grid", "shape": "gridle-5x5", "task": "count", "dictionary": "es"}))
+
+
+def test_word_grid_puzzle_in_german() -> None:
+    _, result = solved({"kind": "word_grid", "shape": "gridle-5x5", "task": "puzzle", "count": 1, "seed": 2,
+                        "dictionary": "german", "time_limit": 120})
+    assert result.solutions and all(GERMAN.is_word(w) for w in result.solutions[0].words)
