@@ -37,6 +37,10 @@ class SearchTimeout(CpwordsError):
     """A search passed the end of its budget (time limit or stop request)."""
 
 
+class MemoryBudgetExceeded(CpwordsError):
+    """A search would need more memory than its budget allows; the message says how much."""
+
+
 class Progress(Protocol):
     """Where a long search reports how far it is: ``with progress(what, total) as advance: advance(n)``."""
 

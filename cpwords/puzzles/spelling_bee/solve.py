@@ -1,14 +1,14 @@
-"""Solving a Spelling Bee spec: build the word table, run the engine's task, build the one Result."""
+"""A Spelling Bee spec's two hooks of the registry's pipeline: build the word table; turn what the
+engine found into the one Result."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from cpwords import puzzles
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
 from cpwords.lexicon import lexicon_for
+from cpwords.puzzles import Prepared
 from cpwords.puzzles.spelling_bee.solution import SpellingBeeSolution
 from cpwords.puzzles.spelling_bee.spec import SpellingBeeSpec
 from cpwords.puzzles.spelling_bee.words import WordTable
@@ -31,28 +31,31 @@ def ranks(total: int) -> dict[str, int]:
     return {name: (total * share + 50) // 100 for name, share in RANKS}
 
 
-def solve(spec: SpellingBeeSpec, budget: Budget) -> Result:
-    """Solve one Spelling Bee spec with its engine, within ``budget``.
+def prepare(spec: SpellingBeeSpec, budget: Budget | None = None) -> Prepared:
+    """The dictionary's words grouped by letter set; nothing to search when the time limit came first.
 
     Raises
     ------
     InputError for a bad dictionary (unknown name, unreadable file, no words).
     """
-    t0 = time.perf_counter()
     lexicon = lexicon_for(spec)  # generate: no offensive words unless the spec says
     stats: dict[str, Any] = {"dictionary": spec.dictionary.label()}
     try:
-        table = WordTable.build(lexicon, spec.min_word_length, tick=budget.ticker(4096))
+        table = WordTable.build(lexicon, spec.min_word_length, tick=(budget or Budget(None)).ticker(4096))
     except SearchTimeout as exc:
-        stats["prepare_s"] = round(time.perf_counter() - t0, 6)
         found = Found(message="the time limit was reached while the words were grouped").stop(
             exc.args[0] if exc.args else None)
+        return Prepared(None, stats, found)
+    stats["letter_sets"] = len(table.words)
+    return Prepared(table, stats)
+
+
+def result(spec: SpellingBeeSpec, table: WordTable | None, found: Found, stats: dict[str, Any],
+           budget: Budget) -> Result:
+    """The Result of what the engine found."""
+    if table is None:  # stopped while preparing
         return Result.from_search(spec, found, infeasible="", stats=stats)
-    stats |= {"prepare_s": round(time.perf_counter() - t0, 6), "letter_sets": len(table.words)}
-    t1 = time.perf_counter()
-    found = puzzles.get(spec.kind).run(table, spec, budget)
-    stats["search_s"] = round(time.perf_counter() - t1, 6)
-    solutions = found.convert(lambda answer: _solution(answer, rated=spec.task == "generate"), budget)
+    solutions = found.convert(_solution, budget)
     if spec.task == "words":
         infeasible = (f"no word of {spec.dictionary.label()} with {spec.min_word_length}+ letters uses only "
                       f"{spec.letters!r} and the centre {spec.center!r}")
