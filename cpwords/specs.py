@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol
 
 import yaml
 from pydantic import (
@@ -146,6 +146,11 @@ FileRef = Annotated[Path, AfterValidator(_resolve_file)]
 #: A shipped shape by name (a ``str``) or a shape file (a resolved :data:`FileRef`): a value with a
 #: ``/`` or ending in ``.yaml`` / ``.yml`` is a file.
 ShapeRef = Annotated[str | FileRef, BeforeValidator(_file_or_name)]
+
+
+#: What ``generate`` tasks draw on when the spec names no dictionary (Letter Boxed, word grids,
+#: Spelling Bee): the 20,000 most frequent words that are not names (docs/dictionaries.md).
+PLAYER_DICTIONARY = "common-20k"
 
 
 class StrictModel(BaseModel):
@@ -290,6 +295,10 @@ class BaseSpec(StrictModel):
 
     _source: str | None = PrivateAttr(default=None)
 
+    #: The dictionary of a ``generate`` task whose spec names none: the words players will meet come
+    #: from a common list (docs/dictionaries.md). ``None`` for kinds without a generator.
+    player_dictionary: ClassVar[str | None] = None
+
     @model_validator(mode="wrap")
     @classmethod
     def _letters_of_the_dictionary(cls, data: Any, handler: ModelWrapValidatorHandler[BaseSpec]) -> BaseSpec:
@@ -331,6 +340,15 @@ class BaseSpec(StrictModel):
             raise field_error(
                 "engine", f"engine {engine!r} cannot do task {task!r}; "
                           f"engine{'s' if len(able) > 1 else ''} that can: {', '.join(able)}", engine)
+        return self
+
+    @model_validator(mode="after")
+    def _players_meet_common_words(self) -> BaseSpec:
+        # Only when the user named no dictionary: theirs always wins. Set like ``engine`` above
+        # (not marked as given), so the spec's YAML still reads as the user wrote it.
+        if (self.player_dictionary and getattr(self, "task", None) == "generate"
+                and "dictionary" not in self.model_fields_set):
+            object.__setattr__(self, "dictionary", DictionaryRef(name=self.player_dictionary))
         return self
 
     @property

@@ -83,6 +83,14 @@ def extra_zipf() -> dict[str, int]:
     return dict(zip(words, zipf_c, strict=True))
 
 
+@cache
+def name_words() -> frozenset[str]:
+    """Words of ``scowl-80`` that are mostly names or abbreviations (``paris``, ``texas``, ``ios``),
+    from ``data/names.txt`` (SCOWL's cased lists; the rule is in ``scripts/build_lexicon.py``)."""
+    text = resources.files("cpwords.lexicon.data").joinpath("names.txt").read_text(encoding="ascii")
+    return frozenset(line.split(" ", 1)[0] for line in text.splitlines() if line and not line.startswith("#"))
+
+
 def level_code(level: int) -> int:
     """The byte code of the largest SCOWL level <= ``level`` (ord('0') - 1 when below 10)."""
     return ord("0") + sum(1 for lv in LEVELS if lv <= level) - 1

@@ -69,7 +69,7 @@ def dictionary_list() -> list[dict[str, Any]]:
     """The built-in dictionaries: name, number of words, what they are."""
     from cpwords.alphabet import alphabet_of
     from cpwords.lexicon import builtin
-    from cpwords.lexicon.sources import DEFAULT_DICTIONARY, LANGUAGES
+    from cpwords.lexicon.sources import COMMON_MAX_LEVEL, COMMON_VERSION, DEFAULT_DICTIONARY, LANGUAGES
 
     rows: list[dict[str, Any]] = []
     for variant, prefix in (("american", "scowl-"), ("british", "scowl-british-")):
@@ -78,7 +78,8 @@ def dictionary_list() -> list[dict[str, Any]]:
             rows.append({"name": name, "words": count, "what": f"SCOWL {variant} English, levels <= {level}",
                          "default": name == DEFAULT_DICTIONARY})
     rows.append({"name": "common-N", "words": None, "default": False,
-                 "what": "the N most frequent words (wordfreq) of scowl-80, e.g. common-5k"})
+                 "what": f"the N most frequent words (wordfreq) of scowl-{COMMON_MAX_LEVEL} that are not mostly names or "
+                         f"abbreviations, e.g. common-5k (list version {COMMON_VERSION})"})
     for language in LANGUAGES:
         alphabet = alphabet_of(language)
         rows.append({"name": language, "words": builtin.language_size(alphabet.code), "default": False,

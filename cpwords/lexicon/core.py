@@ -70,6 +70,22 @@ class Lexicon:
         self.label = label or name
         self.warnings: tuple[str, ...] = tuple(warnings)
         self.alphabet = alphabet
+        self.left_out: dict[str, int] = {}
+        """Words an ``exclude`` list took out, by list name (``{"offensive": 12}``), set by the loader."""
+        self.kept_label = self.label
+        """The label without the ``exclude`` lists (which :attr:`left_out` tells), set by the loader."""
+
+    def described(self) -> str:
+        """The name and what ``exclude`` left out, for a result's ``stats.dictionary``:
+        ``common-5k, 12 offensive words left out`` (the bare name when nothing was).
+
+        >>> lex = Lexicon.from_words(["cat"], name="mine"); lex.left_out = {"offensive": 1}
+        >>> lex.described()
+        'mine, 1 offensive word left out'
+        """
+        parts = [self.kept_label] + [f"{n:,} {what} word{'' if n == 1 else 's'} left out"
+                               for what, n in self.left_out.items()]
+        return ", ".join(parts)
 
     # -- construction
 

@@ -18,6 +18,13 @@ from cpwords.lexicon.exclude import GENERATING_EXCLUDE, excluded_words, is_gener
 from cpwords.specs import DictionaryRef
 
 DEFAULT_DICTIONARY = "scowl-70"
+#: ``common-N`` draws on SCOWL up to this level (rarer words are rarely ones a person knows, even
+#: frequent ones: ``haha``, ``dae``) ...
+COMMON_MAX_LEVEL = 70
+#: ... and its version: 1 was the frequency order of scowl-80 alone (names such as ``paris`` in);
+#: 2 (issue 25) caps the level and leaves out names and abbreviations. Figures pinned on a common
+#: list say which version they used (docs/benchmarks.md).
+COMMON_VERSION = 2
 COMMON_EXAMPLES = ("common-2k", "common-5k", "common-10k", "common-20k")
 MAX_USER_FILE_BYTES = 64 * 1024 * 1024
 
@@ -74,15 +81,22 @@ def _builtin(name: str) -> Lexicon:
         n = int(m.group(1)) * (1000 if m.group(2) else 1)
         if n < 1:
             raise InputError("common-N needs N >= 1", field="dictionary", value=name)
-        words, levels, zipf_c = builtin.selection("american", 80)
-        # Words without a wordfreq frequency have no rank: the list stops before them.
-        n = min(n, sum(1 for z in zipf_c if z > 0))
-        return Lexicon(words[:n], levels[:n], zipf_c[:n], name=key)
+        return _common(n, key)
     if language := _language(key):
         alphabet = alphabet_of(language)
         words, levels, zipf_c = builtin.language_data(alphabet.code)
         return Lexicon(words, levels, zipf_c, name=language, alphabet=alphabet)
     raise _unknown(name)
+
+
+def _common(n: int, name: str) -> Lexicon:
+    """The ``n`` most frequent words of scowl-american-:data:`COMMON_MAX_LEVEL` that are not mostly
+    names or abbreviations (:func:`~cpwords.lexicon.builtin.name_words`), most frequent first."""
+    words, levels, zipf_c = builtin.selection("american", COMMON_MAX_LEVEL)
+    names = builtin.name_words()
+    # Words without a wordfreq frequency have no rank: the list stops before them.
+    keep = [i for i, (w, z) in enumerate(zip(words, zipf_c, strict=True)) if z > 0 and w not in names][:n]
+    return Lexicon([words[i] for i in keep], [levels[i] for i in keep], [zipf_c[i] for i in keep], name=name)
 
 
 def _read_word_file(path: Path) -> tuple[list[str], list[str]]:
@@ -111,8 +125,14 @@ def _load(ref: DictionaryRef) -> Lexicon:
                    drop_plurals=ref.drop_plurals)
     filtering = any(v not in (None, False) for v in filters.values()) or bool(ref.exclude)
     if filtering:
+        full = lex
         lex = lex.filtered(**filters, exclude=excluded_words(ref.exclude or ()),  # type: ignore[arg-type]
                            label=ref.label())
+        if ref.exclude:
+            # Counted one list at a time against the other filters alone (say what each took out).
+            kept = full.filtered(**filters) if any(v not in (None, False) for v in filters.values()) else full  # type: ignore[arg-type]
+            lex.left_out = {name: len(excluded_words([name]).intersection(kept)) for name in ref.exclude}
+            lex.kept_label = ref.model_copy(update={"exclude": None}).label()
     if len(lex) == 0:
         # Say why (every line skipped, a Latin-1 file of accented words) in the one error line.
         why = "; ".join(m.removeprefix(f"{lex.name}: ") for m in (*notes, *lex.warnings))
@@ -167,6 +187,23 @@ def load_lexicon(ref: DictionaryRef | str | None = None, *, generating: bool = F
         except OSError:
             pass  # reported by the reader
     return _load_cached(ref.model_dump_json(), stamp)
+
+
+def dictionary_stat(spec: Any) -> str | None:
+    """What a result's ``stats.dictionary`` says when words were left out of the spec's dictionary
+    (a generating task, or an ``exclude`` the user set): ``common-5k, 12 offensive words left out``.
+    ``None`` when nothing can have been left out (the kind's own label stands).
+
+    >>> from types import SimpleNamespace
+    >>> dictionary_stat(SimpleNamespace(dictionary=DictionaryRef(name="common-5k"), task="generate"))
+    'common-5k, ... offensive words left out'
+    """
+    ref = getattr(spec, "dictionary", None)
+    if not isinstance(ref, DictionaryRef):
+        return None
+    if not ref.exclude and not (ref.exclude is None and is_generating(getattr(spec, "task", None))):
+        return None
+    return lexicon_for(spec).described()
 
 
 def lexicon_for(spec: Any) -> Lexicon:

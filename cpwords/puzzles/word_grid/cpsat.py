@@ -60,7 +60,7 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
     costs = []
     for s, slot in enumerate(problem.slots):
         n = len(slot)
-        rare = problem.rareness[n]
+        rare = problem.objective_costs()[n]
         name = problem.slot_names[s].replace(" ", "_").replace(",", "_")
         letters = [cells[c] for c in slot]
         # Letters-only tables keep CP-SAT's table expansion small; the rareness column is

@@ -33,6 +33,7 @@ class GridProblem:
     given: cell number -> given letter index (0-25 for a-z; the alphabet's index).
     group: the symmetries (permutations of cell numbers) that keep slots readable and givens in place.
     distinct: no word twice.
+    costs: what the ``common`` objective minimises, when not ``rareness`` itself (see :func:`seeded_costs`).
     alphabet: the dictionary's letters; letter indices are indices into it.
     """
 
@@ -47,7 +48,12 @@ class GridProblem:
     group: list[Symmetry]
     distinct: bool
     crossings: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    costs: dict[int, list[int]] | None = None
     alphabet: Alphabet = ENGLISH
+
+    def objective_costs(self) -> dict[int, list[int]]:
+        """Per slot length, each word's cost under the ``common`` objective."""
+        return self.costs if self.costs is not None else self.rareness
 
     def slot_length(self, s: int) -> int:
         """Number of cells of slot ``s``."""
@@ -164,8 +170,31 @@ def prepare(spec: WordGridSpec, *, given_rows: list[str] | None = None) -> GridP
     for s, slot in enumerate(slots):
         for p, c in enumerate(slot):
             crossings.setdefault(c, []).append((s, p))
+    seeded = spec.task == "generate" and spec.objective == "common"
+    costs = seeded_costs(rareness, spec.seed) if seeded and spec.seed is not None else None
     return GridProblem(shape, cells, slots, names, words, rareness, candidates, given, group,
-                       spec.distinct_words, crossings, alphabet)
+                       spec.distinct_words, crossings, costs, alphabet)
+
+
+#: ``generate`` with the ``common`` objective scales each word's rareness by a seeded factor in
+#: [1, COST_SPREAD): different seeds give different grids, each within COST_SPREAD times the least
+#: total rareness (the chosen grid G and the least rare O: 100 R(G) <= C(G) <= C(O) < 100 COST_SPREAD R(O)).
+COST_SPREAD = 1.5
+
+
+def seeded_costs(rareness: dict[int, list[int]], seed: int) -> dict[int, list[int]]:
+    """Costs ``100 * rareness * u`` (rounded down, ``u`` uniform in [1, COST_SPREAD) by ``seed``):
+    integers, so both engines optimise them exactly; the factor 100 lets words of rareness 1 (the
+    commonest) differ too.
+
+    >>> seeded_costs({3: [1, 1, 20]}, 7) == seeded_costs({3: [1, 1, 20]}, 7)
+    True
+    >>> all(100 * r <= c < 150 * r for r, c in zip([1, 1, 20], seeded_costs({3: [1, 1, 20]}, 7)[3]))
+    True
+    """
+    rng = random.Random(seed)
+    return {n: [int(100 * r * (1 + (COST_SPREAD - 1) * rng.random())) for r in rareness[n]]
+            for n in sorted(rareness)}
 
 
 def shuffled_order(n: int, rng: random.Random) -> list[int]:

@@ -137,7 +137,9 @@ def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     the counting method there (docs/word_grid.md).
     """
     if not counting.available():
-        return _models(problem, spec, budget, None, counting=True)
+        found = _models(problem, spec, budget, None, counting=True)
+        found.stats["method"] = "enumeration (no pyganak: the `count` extra adds Ganak's model counts)"
+        return found
     return _raced_count(problem, spec, budget)
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, field_error, spec_alphabet
+from cpwords.specs import PLAYER_DICTIONARY, BaseSpec, DictionaryRef, ShapeRef, field_error, spec_alphabet
 
 if TYPE_CHECKING:
     from cpwords.puzzles import PuzzleKind
@@ -60,6 +60,8 @@ class WordGridSpec(BaseSpec):
     or make ``puzzle`` boards for players (a scramble with a proven unique answer and a proven par).
     """
 
+    player_dictionary = PLAYER_DICTIONARY
+
     @classmethod
     def descriptor(cls) -> PuzzleKind:
         """This kind's entry in the registry: its engines and tasks."""
@@ -78,7 +80,9 @@ class WordGridSpec(BaseSpec):
     """A shipped grid (``gridle-5x5``, ``gridle-7x7``) or a grid YAML file (rows of ``.``/``#``)."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
     """Where the words come from; each slot takes words of its own length. Default ``scowl-70``;
-    for ``task: puzzle`` the common words of :data:`PUZZLE_DICTIONARY` (``common-10k``)."""
+    ``task: generate`` defaults to ``common-20k`` (words players know), ``task: puzzle`` to the
+    common words of :data:`PUZZLE_DICTIONARY` (``common-10k``). ``generate``, ``fill`` and ``puzzle``
+    leave offensive words out unless ``exclude`` is set (``[]`` keeps them)."""
     distinct_words: bool = True
     """No word may appear twice in a grid."""
     given: list[str] | None = None
