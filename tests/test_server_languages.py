@@ -83,11 +83,11 @@ def test_word_facts_in_a_language(client: TestClient) -> None:
 
 
 def test_pages_offer_the_languages(client: TestClient) -> None:
-    for page in ("ruzzle", "ladder", "letter_boxed"):
+    for page in ("ruzzle", "ladder", "letter_boxed", "spelling_bee"):
         html = client.get(f"/kind/{page}").text
         for language in ("italian", "spanish", "german", "french"):
             assert f'<option value="{language}">' in html, (page, language)
-    assert "[A-Za-z]" not in client.get("/kind/ladder").text
+    assert all("[A-Za-z]" not in client.get(f"/kind/{page}").text for page in ("ladder", "letter_boxed", "spelling_bee"))
 
 
 # ---------------------------------------------------------------- a browser (skips without Chromium)
