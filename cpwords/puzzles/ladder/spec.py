@@ -95,7 +95,8 @@ class LadderSpec(BaseSpec):
                 object.__setattr__(self, "length", len(self.start))
             return self
         for name in ("par", "length", "count"):
-            if name in self.model_fields_set:
+            # a dumped spec holds the defaults too: only a value of its own is refused
+            if name in self.model_fields_set and getattr(self, name) != type(self).model_fields[name].default:
                 raise field_error(name, f"{name!r} is only for mode 'generate', not {self.mode!r}", getattr(self, name))
         if self.start is None or self.target is None:
             raise field_error("start" if self.start is None else "target",
