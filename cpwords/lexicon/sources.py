@@ -1,4 +1,5 @@
-"""Where words come from: built-in names (``scowl-N``, ``scowl-british-N``, ``common-N``) and user lists."""
+"""Where words come from: built-in names (``scowl-N``, ``scowl-british-N``, ``common-N``, and the
+languages ``italian``, ``spanish``, ``german``, ``french``) and user lists."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cpwords.alphabet import ALPHABETS, ENGLISH, alphabet_of, language_name
 from cpwords.errors import InputError
 from cpwords.files import read_text
 from cpwords.lexicon import builtin
@@ -38,20 +40,30 @@ def known_dictionaries() -> list[str]:
     """Names of the built-in dictionaries (``common-N`` accepts any N; a few are listed)."""
     names = [f"scowl-{lv}" for lv in builtin.LEVELS]
     names += [f"scowl-british-{lv}" for lv in builtin.LEVELS]
-    return names + list(COMMON_EXAMPLES)
+    return names + list(COMMON_EXAMPLES) + list(LANGUAGES)
+
+
+#: The built-in dictionaries of other languages (their ISO codes are aliases).
+LANGUAGES: tuple[str, ...] = tuple(a.language for a in ALPHABETS.values() if a is not ENGLISH)
+
+
+def _language(key: str) -> str | None:
+    name = language_name(key)
+    return name if name in LANGUAGES else None
 
 
 def is_builtin_name(name: str) -> bool:
     """True when ``name`` has the form of a built-in dictionary name (it may still be unknown)."""
     key = name.strip().lower()
-    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key))
+    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key) or _language(key))
 
 
 def _unknown(name: str) -> InputError:
     return InputError(
         "unknown dictionary; known: scowl-N and scowl-british-N for N in "
         + ", ".join(map(str, builtin.LEVELS))
-        + "; common-N for any N (e.g. common-5k, common-3000); or {path: FILE} / {words: [...]}",
+        + "; common-N for any N (e.g. common-5k, common-3000); " + ", ".join(LANGUAGES)
+        + " (it, es, de, fr); or {path: FILE} / {words: [...]}",
         field="dictionary",
         value=name,
     )
@@ -70,6 +82,10 @@ def _builtin(name: str) -> Lexicon:
         if n < 1:
             raise InputError("common-N needs N >= 1", field="dictionary", value=name)
         return _common(n, key)
+    if language := _language(key):
+        alphabet = alphabet_of(language)
+        words, levels, zipf_c = builtin.language_data(alphabet.code)
+        return Lexicon(words, levels, zipf_c, name=language, alphabet=alphabet)
     raise _unknown(name)
 
 
@@ -102,9 +118,9 @@ def _load(ref: DictionaryRef) -> Lexicon:
         lex = _builtin(ref.name)
     elif ref.path is not None:
         lines, notes = _read_word_file(ref.path)
-        lex = Lexicon.from_words(lines, name=str(ref.path))
+        lex = Lexicon.from_words(lines, name=str(ref.path), alphabet=ref.alphabet())
     else:
-        lex = Lexicon.from_words(ref.words or [], name="inline")
+        lex = Lexicon.from_words(ref.words or [], name="inline", alphabet=ref.alphabet())
     filters = dict(min_length=ref.min_length, max_length=ref.max_length, max_level=ref.max_level,
                    drop_plurals=ref.drop_plurals)
     filtering = any(v not in (None, False) for v in filters.values()) or bool(ref.exclude)

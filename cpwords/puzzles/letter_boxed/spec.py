@@ -109,8 +109,10 @@ class LetterBoxedSpec(BaseSpec):
     def _sides_needed(self) -> LetterBoxedSpec:
         if self.task != "generate" and self.sides is None:
             raise _problem("field 'sides' is required (e.g. sides: [paf, uot, mie, xlr]) unless task is generate")
-        if self.task == "generate" and self.side_count * self.letters_per_side > 26:
-            raise _problem("side_count x letters_per_side is more than the 26 letters a-z")
+        alphabet = self.alphabet()
+        if self.task == "generate" and self.side_count * self.letters_per_side > alphabet.size:
+            raise _problem(f"side_count x letters_per_side is more than the {alphabet.size} letters "
+                           f"{alphabet.describe()}")
         return self
 
 

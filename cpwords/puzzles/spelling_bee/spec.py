@@ -127,8 +127,9 @@ class SpellingBeeSpec(BaseSpec):
             elif self.center not in self.letters:
                 raise field_error("center", f"the centre must be one of the letters {self.letters!r}", self.center)
         else:
-            if len(self.avoid) > 26 - HIVE_LETTERS:
-                raise field_error("avoid", f"it leaves {26 - len(self.avoid)} letters; a hive needs {HIVE_LETTERS}",
+            size = self.alphabet().size
+            if len(self.avoid) > size - HIVE_LETTERS:
+                raise field_error("avoid", f"it leaves {size - len(self.avoid)} letters; a hive needs {HIVE_LETTERS}",
                                   self.avoid)
             for low, high in (("min_words", "max_words"), ("min_points", "max_points")):
                 lo, hi = getattr(self, low), getattr(self, high)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from cpwords.specs import ALPHABET, PLAYER_DICTIONARY, BaseSpec, DictionaryRef, ShapeRef, field_error
+from cpwords.specs import PLAYER_DICTIONARY, BaseSpec, DictionaryRef, ShapeRef, field_error, spec_alphabet
 
 if TYPE_CHECKING:
     from cpwords.puzzles import PuzzleKind
@@ -34,13 +34,16 @@ BLACK_MARK = "#"
 
 def _clean_rows(rows: list[str], *, allow_unknown: bool, what: str) -> list[str]:
     out = []
-    allowed = ALPHABET + BLACK_MARK + (UNKNOWN_MARKS if allow_unknown else "")
+    alphabet = spec_alphabet()  # the dictionary's letters (a-z in English)
+    allowed = alphabet.letters + BLACK_MARK + (UNKNOWN_MARKS if allow_unknown else "")
     for i, row in enumerate(rows):
-        row = row.strip().lower()
+        # Accents fold cell by cell (Italian à -> a); a letter that folds to two (ß) is refused.
+        row = "".join(f if len(f := alphabet.fold(ch)) == 1 else ch for ch in row.strip())
         bad = sorted(set(row) - set(allowed))
         if bad:
-            hint = "letters a-z, '?' (or '.', '_') for an unknown letter and '#' for a black cell" if allow_unknown \
-                else "letters a-z and '#' for a black cell"
+            letters = f"letters {alphabet.describe()}"
+            hint = f"{letters}, '?' (or '.', '_') for an unknown letter and '#' for a black cell" if allow_unknown \
+                else f"{letters} and '#' for a black cell"
             raise ValueError(f"{what} row {i + 1} ({row!r}) has {''.join(bad)!r}; use {hint}")
         out.append(row)
     if out and len({len(r) for r in out}) != 1:
