@@ -83,6 +83,13 @@ def extra_zipf() -> dict[str, int]:
     return dict(zip(words, zipf_c, strict=True))
 
 
+@cache
+def word_list(name: str) -> list[str]:
+    """The words of a shipped word list (``data/NAME``: gzipped, one word a line; ``enable2k.txt.gz``
+    is written by ``scripts/build_enable2k.py``), in the file's order."""
+    return _read_text(name).split()
+
+
 def level_code(level: int) -> int:
     """The byte code of the largest SCOWL level <= ``level`` (ord('0') - 1 when below 10)."""
     return ord("0") + sum(1 for lv in LEVELS if lv <= level) - 1

@@ -1,4 +1,5 @@
-"""Where words come from: built-in names (``scowl-N``, ``scowl-british-N``, ``common-N``) and user lists."""
+"""Where words come from: built-in names (``scowl-N``, ``scowl-british-N``, ``common-N``, ``enable2k``)
+and user lists."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from cpwords.specs import DictionaryRef
 
 DEFAULT_DICTIONARY = "scowl-70"
 COMMON_EXAMPLES = ("common-2k", "common-5k", "common-10k", "common-20k")
+#: Built-in word lists shipped whole (not SCOWL selections): name -> data file in ``lexicon/data``.
+WORD_LISTS = {"enable2k": "enable2k.txt.gz"}
 MAX_USER_FILE_BYTES = 64 * 1024 * 1024
 
 _SCOWL = re.compile(r"scowl-(?:(american|british)-)?(\d+)")
@@ -31,20 +34,21 @@ def known_dictionaries() -> list[str]:
     """Names of the built-in dictionaries (``common-N`` accepts any N; a few are listed)."""
     names = [f"scowl-{lv}" for lv in builtin.LEVELS]
     names += [f"scowl-british-{lv}" for lv in builtin.LEVELS]
-    return names + list(COMMON_EXAMPLES)
+    return names + list(COMMON_EXAMPLES) + list(WORD_LISTS)
 
 
 def is_builtin_name(name: str) -> bool:
     """True when ``name`` has the form of a built-in dictionary name (it may still be unknown)."""
     key = name.strip().lower()
-    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key))
+    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key)) or key in WORD_LISTS
 
 
 def _unknown(name: str) -> InputError:
     return InputError(
         "unknown dictionary; known: scowl-N and scowl-british-N for N in "
         + ", ".join(map(str, builtin.LEVELS))
-        + "; common-N for any N (e.g. common-5k, common-3000); or {path: FILE} / {words: [...]}",
+        + "; common-N for any N (e.g. common-5k, common-3000); " + ", ".join(WORD_LISTS)
+        + "; or {path: FILE} / {words: [...]}",
         field="dictionary",
         value=name,
     )
@@ -66,6 +70,9 @@ def _builtin(name: str) -> Lexicon:
         # Words without a wordfreq frequency have no rank: the list stops before them.
         n = min(n, sum(1 for z in zipf_c if z > 0))
         return Lexicon(words[:n], levels[:n], zipf_c[:n], name=key)
+    if key in WORD_LISTS:
+        # Each word gets the SCOWL level and zipf it has there (frequency order, as every built-in).
+        return Lexicon._with_builtin_values(builtin.word_list(WORD_LISTS[key]), name=key)
     raise _unknown(name)
 
 
