@@ -85,12 +85,12 @@ def bonus_cells_of(board: Board) -> dict[tuple[int, int], str]:
 def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
                scorer: Literal["array", "reference"] = "array",
                cycle_moves: int | None = CYCLE_MOVES) -> tuple[Board, dict[str, Any]]:
-    """Anneal from ``start`` for ``spec.iterations`` moves (or until the budget is spent), in
+    """Anneal from ``start`` for ``spec.moves()`` moves (or until the budget is spent), in
     cycles of ``cycle_moves`` moves each starting hot from the best board so far (None: one cycle).
 
     Parameters
     ----------
-    spec: the ruzzle spec (``seed``, ``iterations``, ``scoring``, ``min_letters()``).
+    spec: the ruzzle spec (``seed``, ``moves()``, ``scoring``, ``min_letters()``).
     start: the board to start from; its shape and bonus squares are kept.
     lexicon: the dictionary.
     budget: the run's budget (the search stops when it is spent; progress is reported to it).
@@ -125,7 +125,7 @@ def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
     current_value = values([current])[0]
     start_value, best, best_value = current_value, current, current_value
     t_end = 0.05
-    iterations = spec.iterations
+    iterations = spec.moves()
     cycle = iterations if cycle_moves is None else max(1, cycle_moves)
     cycle_start = cycle_end = cycles = 0
     t_start = 1.0

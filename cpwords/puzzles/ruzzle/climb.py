@@ -36,13 +36,19 @@ from cpwords.engines.budget import Budget
 from cpwords.puzzles.ruzzle.annealing import LETTER_FREQUENCIES, bonus_cells_of
 from cpwords.puzzles.ruzzle.board import Board
 from cpwords.puzzles.ruzzle.compiled import neighbourhood_for
+from cpwords.puzzles.ruzzle.neighbourhood import Neighbourhood
 
 #: Pool size when the spec gives none. With ENABLE2K on 4×4 Boggle boards (3 seeds of 60 s)
 #: pools of 100 reached the optimum most often per second (see docs/ruzzle.md).
 POOL = 100
 
-#: Pool boards expanded per neighbourhood search (the array search's cost per board stops falling near this).
-EXPAND_BATCH = 8
+#: Pool boards expanded per neighbourhood search: the numpy search's cost per board falls up to
+#: about 8; the compiled one gains nothing from batches, and one board at a time lets the budget
+#: stop a climb within a search of one board.
+EXPAND_BATCH = {False: 8, True: 1}
+
+#: Swapped boards scored per batch between two looks at the budget.
+SWAP_BATCH = 512
 
 Tiles = tuple[str, ...]
 
@@ -98,6 +104,8 @@ class _Climber:
                                  cols=start.cols, bonus_cells=bonus_cells_of(start))
         self.alphabet = alphabet_of(lexicon)
         self.hood = neighbourhood_for(self.scorer, self.alphabet)
+        self.batch = EXPAND_BATCH[not isinstance(self.hood, Neighbourhood)]
+        self.cap = spec.iterations
         self.perms = symmetries(start, spec.scoring)
         self.rng = random.Random(spec.seed)
         weights = [LETTER_FREQUENCIES.get(t, 0.05) for t in self.alphabet]
@@ -111,6 +119,10 @@ class _Climber:
     def random_board(self) -> Tiles:
         return self.canonical(self.rng.choices(self.alphabet, cum_weights=self.cumulative, k=self.start.size))
 
+    def spent(self) -> bool:
+        """The budget is spent, or the boards the spec allows are scored."""
+        return self.budget.expired() or (self.cap is not None and self.scored >= self.cap)
+
     def climb(self, target: int | None) -> tuple[Tiles, int, int]:
         """One climb from a fresh random pool: its best board, value and number of rounds."""
         seen: dict[Tiles, int] = {}
@@ -122,12 +134,12 @@ class _Climber:
         expanded: set[Tiles] = set()
         swapped: set[Tiles] = set()
         rounds = 0
-        while not self.budget.expired():
+        while not self.spent():
             best = pool[0]
             if target is not None and seen[best] >= target:
                 break
             rounds += 1
-            todo = [b for b in pool if b not in expanded][:EXPAND_BATCH]
+            todo = [b for b in pool if b not in expanded][:self.batch]
             if todo:
                 expanded.update(todo)
                 self._expand(todo, seen, seen[pool[-1]])
@@ -177,9 +189,13 @@ class _Climber:
                         if key not in seen:
                             new[key] = None
         keys = list(new)
-        for key, value in zip(keys, self.scorer.score_many(keys), strict=True):
-            seen[key] = value
-        self.scored += len(keys)
+        for start in range(0, len(keys), SWAP_BATCH):
+            if self.spent():
+                break
+            chunk = keys[start:start + SWAP_BATCH]
+            for key, value in zip(chunk, self.scorer.score_many(chunk), strict=True):
+                seen[key] = value
+            self.scored += len(chunk)
 
 
 def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[Board, dict[str, Any]]:
@@ -208,7 +224,7 @@ def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[
     values: list[int] = []
     rounds = 0
     with budget.progress("hill climbing towards a high-scoring board", total=limit) as advance:
-        while (limit is None or len(values) < limit) and not budget.expired():
+        while (limit is None or len(values) < limit) and not climber.spent():
             if spec.target is not None and best_value >= spec.target:
                 break
             tiles, value, n = climber.climb(spec.target)
@@ -217,12 +233,14 @@ def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[
             if value > best_value:
                 best, best_value, reached = tiles, value, time.perf_counter() - t0
             advance(1)
-    stopped = budget.expired() and (limit is None or len(values) < limit) and not (
-        spec.target is not None and best_value >= spec.target)
+    # Cut short: a climb the spec asked for (``climbs``, or the one climb without a time limit)
+    # was stopped by the time limit or a stop request; climbing until the time limit is not.
+    cut = budget.expired() and (spec.climbs is not None or budget.left() is None)
+    stopped = cut and not (spec.target is not None and best_value >= spec.target)
     stats = {"start_value": start_value, "best_value": best_value, "climbs": len(values), "climb_values": values,
              "rounds": rounds, "boards_scored": climber.scored, "reached_s": round(reached, 3),
              "moves": climber.scored, "accepted": len(values), "search": "climb", "pool": climber.pool_size,
-             "stopped_by_time": bool(stopped and limit is not None)}
+             "stopped_by_time": bool(stopped)}
     return start.with_tiles(best), stats
 
 

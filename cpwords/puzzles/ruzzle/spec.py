@@ -16,6 +16,7 @@ from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, field_error, letter
 
 BonusName = Literal["DL", "TL", "DW", "TW"]
 DEFAULT_MIN_LENGTH = {"ruzzle": 2, "boggle": 3, "none": 3}
+DEFAULT_MOVES = 1000
 
 
 def _parse_row(row: str | list[str]) -> list[str]:
@@ -52,9 +53,10 @@ class RuzzleSpec(BaseSpec):
     Only Ruzzle scoring uses them."""
     algorithm: Literal["trie", "active", "enumerate"] | None = None
     """Deprecated: the old name of ``engine`` (accepted for one release, with a warning)."""
-    iterations: int = Field(default=1000, ge=1)
-    """``best_board`` with ``search: anneal``: number of annealing moves (each move scores one board);
-    ``time_limit`` may stop it sooner."""
+    iterations: int | None = Field(default=None, ge=1)
+    """``best_board``: the most boards a search chain scores. ``search: anneal``: its moves (each scores
+    one board; default 1000); ``search: climb``: a climb stops once it has scored this many (default: no
+    cap). ``time_limit`` may stop either sooner."""
     search: Literal["climb", "anneal"] = "climb"
     """``best_board``: ``climb`` (hill climbing a pool of boards by every one-cell change and swap, with
     restarts; finds the proven-best Boggle boards) or ``anneal`` (simulated annealing from ``grid``)."""
@@ -163,6 +165,10 @@ class RuzzleSpec(BaseSpec):
     def bonus_cells(self) -> dict[tuple[int, int], str]:
         """Bonus name by 1-based (row, col)."""
         return {cell: name for name, cells in self._bonus.items() for cell in cells}
+
+    def moves(self) -> int:
+        """Annealing moves: ``iterations``, 1000 by default."""
+        return self.iterations if self.iterations is not None else DEFAULT_MOVES
 
     def min_letters(self) -> int:
         """The shortest word that counts, after applying the scoring's default."""
