@@ -19,6 +19,7 @@ from cpwords.puzzles.ruzzle.board import tile_value
 from cpwords.puzzles.ruzzle.neighbourhood import Neighbourhood
 from cpwords.puzzles.ruzzle.scoring import MAX_CELLS, BoardScorer
 
+njit: Any
 try:  # pragma: no cover - which branch runs depends on the installation
     from numba import njit
 except ImportError:  # pragma: no cover

@@ -154,8 +154,8 @@ class Neighbourhood:
             keep = self._follow(state, extra[board * width + cell, 1:])
             cell, board, state = cell[keep], board[keep], state[keep]
         wild = np.full(len(state), -1, dtype=np.int64)
-        total = gain_flat[board * width + cell] if bonus else None
-        factor = word_mult[cell] if bonus else None
+        total: Any = gain_flat[board * width + cell] if bonus else None
+        factor: Any = word_mult[cell] if bonus else None
         # Wildcard starts: every cell read as every other first letter the dictionary starts with.
         firsts = np.array([c for c in range(26) if (int(kids[0]) & self._mask) >> c & 1], dtype=np.int64)
         w_cell = np.repeat(np.tile(np.arange(n, dtype=np.int64), boards), len(firsts))
@@ -232,7 +232,7 @@ class Neighbourhood:
         s = self.scorer
         n, n_states = s.size, s.tables.states
         state, owner, wild, free = (np.concatenate(a) for a in (states, owners, wilds, frees))
-        score = np.concatenate(scores) if scores else None
+        score: Any = np.concatenate(scores) if scores else None
         cells = np.arange(n, dtype=np.int64)
         exact = wild < 0
         # Kept words: per (board, word), the cells some exact path avoids and (bonus) its best
@@ -247,7 +247,7 @@ class Neighbourhood:
         if score is None:
             kept = avoid * word_value[:, None]  # (words, cells)
             best_all = word_value
-            best_kept = None
+            best_kept: Any = None
         else:
             e_score = score[exact][order]
             e_avoid = e_free[:, None] >> cells & 1

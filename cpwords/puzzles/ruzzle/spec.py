@@ -67,7 +67,7 @@ class RuzzleSpec(BaseSpec):
     """``best_board`` with ``search: climb``: climbs from fresh random pools. Default: as many as
     ``time_limit`` allows, or one without a time limit."""
     target: int | None = None
-    """``best_board``: stop as soon as a board of at least this value is found (``search: climb``)."""
+    """``best_board``: stop as soon as a board of at least this value is found."""
 
     @field_validator("grid")
     @classmethod
