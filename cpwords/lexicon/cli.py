@@ -68,7 +68,7 @@ def _emit(args: argparse.Namespace, data: Any, *items: object) -> None:
 def dictionary_list() -> list[dict[str, Any]]:
     """The built-in dictionaries: name, number of words, what they are."""
     from cpwords.lexicon import builtin
-    from cpwords.lexicon.sources import DEFAULT_DICTIONARY
+    from cpwords.lexicon.sources import DEFAULT_DICTIONARY, WORD_LISTS
 
     rows: list[dict[str, Any]] = []
     for variant, prefix in (("american", "scowl-"), ("british", "scowl-british-")):
@@ -78,6 +78,8 @@ def dictionary_list() -> list[dict[str, Any]]:
                          "default": name == DEFAULT_DICTIONARY})
     rows.append({"name": "common-N", "words": None, "default": False,
                  "what": "the N most frequent words (wordfreq) of scowl-80, e.g. common-5k"})
+    rows.append({"name": "enable2k", "words": len(builtin.word_list(WORD_LISTS["enable2k"])), "default": False,
+                 "what": "ENABLE2K (public domain), the word-game solvers' reference list"})
     return rows
 
 
