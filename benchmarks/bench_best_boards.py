@@ -55,8 +55,10 @@ def _warm(sizes: list[str]) -> None:
     from cpwords.lexicon import load_lexicon
     from cpwords.puzzles.ruzzle.board import Board
     from cpwords.puzzles.ruzzle.climb import search_board
+    from cpwords.puzzles.ruzzle.compiled import compiled_ready
     from cpwords.specs import parse_spec
 
+    compiled_ready(wait=True)
     for size in sizes:
         rows, cols = map(int, size.split("x"))
         for search in ("climb", "anneal"):

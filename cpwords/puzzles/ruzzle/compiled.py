@@ -5,11 +5,18 @@ that read one cell as another tile of the alphabet), walked depth first in compi
 of breadth first in numpy arrays: a 4×4 board's ~400 one-cell changes cost a few milliseconds
 instead of tens. :class:`CompiledNeighbourhood` has the numpy class's interface and answers, and
 the tests compare both with :class:`~cpwords.puzzles.ruzzle.scoring.BoardScorer` on random boards.
-Without numba, :func:`neighbourhood_for` gives the numpy class.
+Without numba the climber uses the numpy class.
+
+Compiling takes seconds (tens on a busy machine) the first time; numba then keeps the machine code in
+its cache (``__pycache__`` beside this file, or numba's user cache), and later processes load it in
+well under a second. So that a short ``time_limit`` is kept even the first time, :func:`compiled_ready`
+compiles in a background thread and says when it is done; until then the climber uses the numpy
+search, which gives the same scores (so the same climb).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,16 +36,6 @@ except ImportError:  # pragma: no cover
 def available() -> bool:
     """True when numba is installed (the compiled search is used)."""
     return njit is not None
-
-
-def neighbourhood_for(scorer: BoardScorer, alphabet: Sequence[str], *, compiled: bool | None = None) -> Any:
-    """The fastest neighbourhood search here: compiled when numba is installed (``compiled=None``),
-    or the one asked for."""
-    if compiled is None:
-        compiled = available()
-    if compiled:
-        return CompiledNeighbourhood(scorer, alphabet)
-    return Neighbourhood(scorer, alphabet)
 
 
 def _follow(base: Any, check: Any, state: int, codes: Any, start: int, length: int) -> int:
@@ -231,6 +228,38 @@ if njit is not None:  # pragma: no branch
     _many = njit(cache=True, nogil=True)(_many)
 
 
+_compiled = threading.Event()
+_compiling: list[threading.Thread] = []
+_lock = threading.Lock()
+
+
+def _compile() -> None:
+    """Compile (or load from numba's cache) the search, with the argument types the class passes."""
+    i64 = np.int64
+    _many(np.zeros(40, i64), np.full(40, -1, i64), np.zeros(40, i64), np.full(40, -1, i64), np.zeros((1, 1, 1), i64),
+          np.ones((1, 1), i64), np.zeros((26, 1), i64), np.zeros(26, i64), 1, np.zeros((1, 8), i64),
+          np.zeros(1, i64), np.zeros((1, 1), i64), np.ones(1, i64), np.ones(1, i64), np.zeros(26, i64), False, True,
+          np.full(40, -1, i64), np.zeros((1, 1, 26), i64), np.zeros(1, i64))
+    _compiled.set()
+
+
+def compiled_ready(*, wait: bool = False) -> bool:
+    """True when the compiled search can run without compiling; the first call starts compiling it
+    in a background thread (``wait=True``: and waits for it). False without numba."""
+    if njit is None:
+        return False
+    if _compiled.is_set():
+        return True
+    with _lock:
+        if not _compiling:
+            thread = threading.Thread(target=_compile, name="cpwords-numba-compile", daemon=True)
+            _compiling.append(thread)
+            thread.start()
+    if wait:
+        _compiling[0].join()
+    return _compiled.is_set()
+
+
 class CompiledNeighbourhood:
     """:class:`~cpwords.puzzles.ruzzle.neighbourhood.Neighbourhood` in compiled code (numba).
 
@@ -267,6 +296,7 @@ class CompiledNeighbourhood:
         self._letter_mult = np.ascontiguousarray(scorer._letter_mult[:n])
         self._word_mult = np.ascontiguousarray(scorer._word_mult[:n])
         self._word_of = np.full(t.states, -1, np.int64)
+        compiled_ready(wait=True)
 
     def _run(self, boards: Sequence[Sequence[str]], wild: bool) -> tuple[np.ndarray, np.ndarray]:
         s = self.scorer
