@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> None:
             cells.append(f"{statistics.median(r['best'] for r in mine):,.0f}" if mine else "–")
         lines.append("| " + " | ".join(cells) + " |")
     md = "\n".join([
-        "### Best boards: ENABLE2K Boggle optima by `best_board`",
+        f"### Best boards: ENABLE2K Boggle optima by `best_board` ({', '.join(sizes)})",
         "",
         f"Load average when the run ended: {os.getloadavg()[0]:.1f} (a shared 2-core machine: other jobs ran "
         f"beside it). Run: `nice -n 10 python benchmarks/bench_ruzzle_best_board.py --best-boards --seeds "
@@ -116,4 +116,4 @@ def run(args: argparse.Namespace) -> None:
     ])
     print(md)
     if args.write:
-        write_section("ruzzle_best_boards", md)
+        write_section("ruzzle_best_boards_" + "_".join(sizes), md)  # one section per set of sizes
