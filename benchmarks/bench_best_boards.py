@@ -31,9 +31,9 @@ def chain(size: str, search: str, seed: int) -> dict[str, Any]:
     """One seeded chain of ``search`` on a board of ``size``: best value, seconds, reached or not."""
     from cpwords.engines.budget import Budget
     from cpwords.lexicon import load_lexicon
+    from cpwords.puzzles.loading import parse_spec
     from cpwords.puzzles.ruzzle.board import Board
     from cpwords.puzzles.ruzzle.climb import search_board
-    from cpwords.specs import parse_spec
 
     rows, cols = map(int, size.split("x"))
     target, budget = TARGETS[size]
@@ -53,10 +53,10 @@ def _warm(sizes: list[str]) -> None:
     """Dictionary, trie, scorer tables and compiled code loaded once per size, untimed."""
     from cpwords.engines.budget import Budget
     from cpwords.lexicon import load_lexicon
+    from cpwords.puzzles.loading import parse_spec
     from cpwords.puzzles.ruzzle.board import Board
     from cpwords.puzzles.ruzzle.climb import search_board
     from cpwords.puzzles.ruzzle.compiled import compiled_ready
-    from cpwords.specs import parse_spec
 
     compiled_ready(wait=True)
     for size in sizes:

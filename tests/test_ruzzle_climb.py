@@ -15,13 +15,13 @@ import pytest
 from cpwords import api, verify
 from cpwords.engines.budget import Budget
 from cpwords.lexicon import known_dictionaries, load_lexicon
+from cpwords.puzzles.loading import parse_spec
 from cpwords.puzzles.ruzzle import climb
 from cpwords.puzzles.ruzzle.board import Board
 from cpwords.puzzles.ruzzle.climb import alphabet_of, climb_board, symmetries
 from cpwords.puzzles.ruzzle.compiled import CompiledNeighbourhood, available, compiled_ready
 from cpwords.puzzles.ruzzle.neighbourhood import Neighbourhood
 from cpwords.puzzles.ruzzle.scoring import BoardScorer
-from cpwords.specs import parse_spec
 
 #: danvk/hybrid-boggle's best boards for ENABLE2K (Boggle scoring): the first three proven optimal.
 PUBLISHED = [(["str", "eae", "dlp"], 545), (["pers", "late", "sind"], 1651),
