@@ -133,12 +133,16 @@ def main() -> None:
         "### Ruzzle `best_board` with a fixed budget",
         "",
         f"Load average when the run ended: {os.getloadavg()[0]:.1f}. Run: "
-        f"`python benchmarks/bench_ruzzle_best_board.py{' --all-arms' if args.all_arms else ''}`. Board "
+        f"`python benchmarks/bench_ruzzle_best_board.py{' --all-arms' if args.all_arms else ''}"
+        f"{' --climb' if args.climb else ''}{f' --budget {args.budget:g}' if args.budget else ''}"
+        f"{f' --seeds {args.seeds}' if args.seeds else ''}`. Board "
         f"{' '.join(SPEC['grid'])}, `ruzzle-4x4` bonuses, `scowl-70` without offensive words, {budget:g} s a chain, "
         f"{len(seeds)} seeds, the arms taking turns. *before*: one cooling, one board at a time by the trie walk "
         "(the search before issue 16); *now*: the array scorer in batches and cooling in cycles of "
         f"{arms()['now'][1]:,} moves, each restarting hot from the best board"
         + ("; *array, one cooling*: the faster scorer alone" if args.all_arms else "")
+        + ("; *climb*: hill climbing (`search: climb`, pool 100, issue 27), its `iterations` a cap on boards scored"
+           if "climb" in names else "")
         + ". Each arm's `iterations` = its calibrated moves/s × the budget × 0.85; `time_limit` = the budget.",
         "",
         head,
