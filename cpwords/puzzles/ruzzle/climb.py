@@ -41,13 +41,13 @@ from cpwords.puzzles.ruzzle.board import Board
 from cpwords.puzzles.ruzzle.compiled import CompiledNeighbourhood, compiled_ready
 from cpwords.puzzles.ruzzle.neighbourhood import Neighbourhood
 
-#: Pool size when the spec gives none. With ENABLE2K on 4×4 Boggle boards (3 seeds of 60 s)
-#: pools of 100 reached the optimum most often per second (see docs/ruzzle.md).
+#: Pool size when the spec gives none. danvk's rounds used 250 on 4×4 and 500 on 5×5; here 100
+#: is the size measured (docs/benchmarks.md, "Best boards"); other sizes were not compared.
 POOL = 100
 
 #: Pool boards expanded at a time, the best unexpanded first, before the pool is updated. One is
-#: the greediest (a climb rushes up one ridge and gets stuck more often); 8 reached 3,625 on 4×4
-#: in every seed tried, and keeps the climb the same whichever search scores it.
+#: the greediest: on 3×4 (seed 1) it stuck at 1,552 where 8 reached 1,651. The climb does not
+#: depend on which search (numpy or compiled) scores the boards.
 EXPAND_BATCH = 8
 
 #: Swapped boards scored per batch between two looks at the budget.
