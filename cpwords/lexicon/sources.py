@@ -1,5 +1,5 @@
-"""Where words come from: built-in names (``scowl-N``, ``scowl-british-N``, ``common-N``, ``enable2k``)
-and user lists."""
+"""Where words come from: built-in names (``scowl-N``, ``scowl-british-N``, ``common-N``, ``enable2k``,
+and the languages ``italian``, ``spanish``, ``german``, ``french``) and user lists."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cpwords.alphabet import ALPHABETS, ENGLISH, alphabet_of, language_name
 from cpwords.errors import InputError
 from cpwords.files import read_text
 from cpwords.lexicon import builtin
@@ -17,6 +18,13 @@ from cpwords.lexicon.exclude import GENERATING_EXCLUDE, excluded_words, is_gener
 from cpwords.specs import DictionaryRef
 
 DEFAULT_DICTIONARY = "scowl-70"
+#: ``common-N`` draws on SCOWL up to this level (rarer words are rarely ones a person knows, even
+#: frequent ones: ``haha``, ``dae``) ...
+COMMON_MAX_LEVEL = 70
+#: ... and its version: 1 was the frequency order of scowl-80 alone (names such as ``paris`` in);
+#: 2 (issue 25) caps the level and leaves out names and abbreviations. Figures pinned on a common
+#: list say which version they used (docs/benchmarks.md).
+COMMON_VERSION = 2
 COMMON_EXAMPLES = ("common-2k", "common-5k", "common-10k", "common-20k")
 #: Built-in word lists shipped whole (not SCOWL selections): name -> data file in ``lexicon/data``.
 WORD_LISTS = {"enable2k": "enable2k.txt.gz"}
@@ -34,21 +42,30 @@ def known_dictionaries() -> list[str]:
     """Names of the built-in dictionaries (``common-N`` accepts any N; a few are listed)."""
     names = [f"scowl-{lv}" for lv in builtin.LEVELS]
     names += [f"scowl-british-{lv}" for lv in builtin.LEVELS]
-    return names + list(COMMON_EXAMPLES) + list(WORD_LISTS)
+    return names + list(COMMON_EXAMPLES) + list(WORD_LISTS) + list(LANGUAGES)
+
+
+#: The built-in dictionaries of other languages (their ISO codes are aliases).
+LANGUAGES: tuple[str, ...] = tuple(a.language for a in ALPHABETS.values() if a is not ENGLISH)
+
+
+def _language(key: str) -> str | None:
+    name = language_name(key)
+    return name if name in LANGUAGES else None
 
 
 def is_builtin_name(name: str) -> bool:
     """True when ``name`` has the form of a built-in dictionary name (it may still be unknown)."""
     key = name.strip().lower()
-    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key)) or key in WORD_LISTS
+    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key) or _language(key)) or key in WORD_LISTS
 
 
 def _unknown(name: str) -> InputError:
     return InputError(
         "unknown dictionary; known: scowl-N and scowl-british-N for N in "
         + ", ".join(map(str, builtin.LEVELS))
-        + "; common-N for any N (e.g. common-5k, common-3000); " + ", ".join(WORD_LISTS)
-        + "; or {path: FILE} / {words: [...]}",
+        + "; common-N for any N (e.g. common-5k, common-3000); " + ", ".join(LANGUAGES)
+        + " (it, es, de, fr); " + ", ".join(WORD_LISTS) + "; or {path: FILE} / {words: [...]}",
         field="dictionary",
         value=name,
     )
@@ -66,14 +83,25 @@ def _builtin(name: str) -> Lexicon:
         n = int(m.group(1)) * (1000 if m.group(2) else 1)
         if n < 1:
             raise InputError("common-N needs N >= 1", field="dictionary", value=name)
-        words, levels, zipf_c = builtin.selection("american", 80)
-        # Words without a wordfreq frequency have no rank: the list stops before them.
-        n = min(n, sum(1 for z in zipf_c if z > 0))
-        return Lexicon(words[:n], levels[:n], zipf_c[:n], name=key)
+        return _common(n, key)
     if key in WORD_LISTS:
         # Each word gets the SCOWL level and zipf it has there (frequency order, as every built-in).
         return Lexicon._with_builtin_values(builtin.word_list(WORD_LISTS[key]), name=key)
+    if language := _language(key):
+        alphabet = alphabet_of(language)
+        words, levels, zipf_c = builtin.language_data(alphabet.code)
+        return Lexicon(words, levels, zipf_c, name=language, alphabet=alphabet)
     raise _unknown(name)
+
+
+def _common(n: int, name: str) -> Lexicon:
+    """The ``n`` most frequent words of scowl-american-:data:`COMMON_MAX_LEVEL` that are not mostly
+    names or abbreviations (:func:`~cpwords.lexicon.builtin.name_words`), most frequent first."""
+    words, levels, zipf_c = builtin.selection("american", COMMON_MAX_LEVEL)
+    names = builtin.name_words()
+    # Words without a wordfreq frequency have no rank: the list stops before them.
+    keep = [i for i, (w, z) in enumerate(zip(words, zipf_c, strict=True)) if z > 0 and w not in names][:n]
+    return Lexicon([words[i] for i in keep], [levels[i] for i in keep], [zipf_c[i] for i in keep], name=name)
 
 
 def _read_word_file(path: Path) -> tuple[list[str], list[str]]:
@@ -95,15 +123,21 @@ def _load(ref: DictionaryRef) -> Lexicon:
         lex = _builtin(ref.name)
     elif ref.path is not None:
         lines, notes = _read_word_file(ref.path)
-        lex = Lexicon.from_words(lines, name=str(ref.path))
+        lex = Lexicon.from_words(lines, name=str(ref.path), alphabet=ref.alphabet())
     else:
-        lex = Lexicon.from_words(ref.words or [], name="inline")
+        lex = Lexicon.from_words(ref.words or [], name="inline", alphabet=ref.alphabet())
     filters = dict(min_length=ref.min_length, max_length=ref.max_length, max_level=ref.max_level,
                    drop_plurals=ref.drop_plurals)
     filtering = any(v not in (None, False) for v in filters.values()) or bool(ref.exclude)
     if filtering:
+        full = lex
         lex = lex.filtered(**filters, exclude=excluded_words(ref.exclude or ()),  # type: ignore[arg-type]
                            label=ref.label())
+        if ref.exclude:
+            # Counted one list at a time against the other filters alone (say what each took out).
+            kept = full.filtered(**filters) if any(v not in (None, False) for v in filters.values()) else full  # type: ignore[arg-type]
+            lex.left_out = {name: len(excluded_words([name]).intersection(kept)) for name in ref.exclude}
+            lex.kept_label = ref.model_copy(update={"exclude": None}).label()
     if len(lex) == 0:
         # Say why (every line skipped, a Latin-1 file of accented words) in the one error line.
         why = "; ".join(m.removeprefix(f"{lex.name}: ") for m in (*notes, *lex.warnings))
@@ -158,6 +192,23 @@ def load_lexicon(ref: DictionaryRef | str | None = None, *, generating: bool = F
         except OSError:
             pass  # reported by the reader
     return _load_cached(ref.model_dump_json(), stamp)
+
+
+def dictionary_stat(spec: Any) -> str | None:
+    """What a result's ``stats.dictionary`` says when words were left out of the spec's dictionary
+    (a generating task, or an ``exclude`` the user set): ``common-5k, 12 offensive words left out``.
+    ``None`` when nothing can have been left out (the kind's own label stands).
+
+    >>> from types import SimpleNamespace
+    >>> dictionary_stat(SimpleNamespace(dictionary=DictionaryRef(name="common-5k"), task="generate"))
+    'common-5k, ... offensive words left out'
+    """
+    ref = getattr(spec, "dictionary", None)
+    if not isinstance(ref, DictionaryRef):
+        return None
+    if not ref.exclude and not (ref.exclude is None and is_generating(getattr(spec, "task", None))):
+        return None
+    return lexicon_for(spec).described()
 
 
 def lexicon_for(spec: Any) -> Lexicon:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters
+from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters, spec_alphabet
 
 #: The dictionary of ``mode: generate`` when the spec names none: common words a player knows
 #: (offensive words are left out).
@@ -78,8 +78,10 @@ class LadderSpec(BaseSpec):
         try:
             return letters(value)
         except ValueError:
+            alphabet = spec_alphabet()
             raise PydanticCustomError(
-                "ladder_word", "a ladder word is letters a-z only (one word, no spaces, digits or accents)"
+                "ladder_word", f"a ladder word is letters {alphabet.describe()} only (one word, no spaces, digits"
+                + (" or accents)" if alphabet.language == "english" else f"; {alphabet.language})")
             ) from None
 
     @model_validator(mode="after")
@@ -93,7 +95,8 @@ class LadderSpec(BaseSpec):
                 object.__setattr__(self, "length", len(self.start))
             return self
         for name in ("par", "length", "count"):
-            if name in self.model_fields_set:
+            # a dumped spec holds the defaults too: only a value of its own is refused
+            if name in self.model_fields_set and getattr(self, name) != type(self).model_fields[name].default:
                 raise field_error(name, f"{name!r} is only for mode 'generate', not {self.mode!r}", getattr(self, name))
         if self.start is None or self.target is None:
             raise field_error("start" if self.start is None else "target",
@@ -104,4 +107,8 @@ class LadderSpec(BaseSpec):
                 "start and target must have the same length: '{start}' has {n} letters, '{target}' has {m}",
                 {"start": self.start, "n": len(self.start), "target": self.target, "m": len(self.target)},
             )
+        language = self.alphabet().language
+        if self.define and language != "english":
+            raise field_error("define", f"definitions come from WordNet, in English only; this dictionary is {language}",
+                              self.define)
         return self
