@@ -71,7 +71,13 @@ def dictionary_list() -> list[dict[str, Any]]:
     """The built-in dictionaries: name, number of words, what they are."""
     from cpwords.alphabet import alphabet_of
     from cpwords.lexicon import builtin
-    from cpwords.lexicon.sources import COMMON_MAX_LEVEL, COMMON_VERSION, DEFAULT_DICTIONARY, LANGUAGES
+    from cpwords.lexicon.sources import (
+        COMMON_MAX_LEVEL,
+        COMMON_VERSION,
+        DEFAULT_DICTIONARY,
+        LANGUAGES,
+        WORD_LISTS,
+    )
 
     rows: list[dict[str, Any]] = []
     for variant, prefix in (("american", "scowl-"), ("british", "scowl-british-")):
@@ -82,6 +88,8 @@ def dictionary_list() -> list[dict[str, Any]]:
     rows.append({"name": "common-N", "words": None, "default": False,
                  "what": f"the N most frequent words (wordfreq) of scowl-{COMMON_MAX_LEVEL} that are not mostly names or "
                          f"abbreviations, e.g. common-5k (list version {COMMON_VERSION})"})
+    rows.append({"name": "enable2k", "words": len(builtin.word_list(WORD_LISTS["enable2k"])), "default": False,
+                 "what": "ENABLE2K (public domain), the word-game solvers' reference list"})
     for language in LANGUAGES:
         alphabet = alphabet_of(language)
         rows.append({"name": language, "words": builtin.language_size(alphabet.code), "default": False,

@@ -27,17 +27,18 @@ def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
 
 
 def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
-    """A high-scoring board by seeded simulated annealing from the spec's board; its words.
+    """A high-scoring board by the spec's seeded ``search`` (hill climbing or annealing); its words.
 
     The search is a heuristic: the board found is the best seen, not proved best (the Result
     says ``feasible``)."""
-    from cpwords.puzzles.ruzzle.annealing import best_board as anneal
+    from cpwords.puzzles.ruzzle.climb import search_board
 
-    board, stats = anneal(spec, problem.board, problem.lexicon, budget)
+    board, stats = search_board(spec, problem.board, problem.lexicon, budget)
     found = words(RuzzleProblem(board, problem.lexicon), spec, budget)
     found.stats = stats | found.stats | {"grid": board.row_strings()}
     found.complete = False
     found.stopped = "heuristic"
-    found.message = ("the board is the best the search saw in its moves, not proved best"
+    found.message = (f"the board is the best the {'climbs' if spec.search == 'climb' else 'moves'} of the "
+                     "search saw, not proved best"
                      + (" (the time limit cut the search short)" if stats.get("stopped_by_time") else ""))
     return found
