@@ -225,3 +225,18 @@ def test_a_sharded_count_ends_at_its_time_limit(full_7x7_spec: Path, tmp_path: P
     result = json.loads(out.stdout)
     assert result["status"] == "unknown" or result["count_exact"] is False
     assert took <= 1.0 + bound, f"{took:.2f} s for a 1 s limit"
+
+
+def test_best_board_runs_one_chain_per_worker_and_keeps_the_best() -> None:
+    """Chains run on the layer's workers; chain 0 is the one-process search with the spec's seed, so
+    two chains never do worse than one (the searches are bounded by moves, not by time)."""
+    import cpwords
+
+    spec = {"kind": "ruzzle", "task": "best_board", "grid": ["rate", "soni", "lend", "trap"],
+            "dictionary": "common-5k", "search": "anneal", "iterations": 300, "seed": 3}
+    one = cpwords.solve(spec, workers=1)
+    two = cpwords.solve(spec, workers=2)
+    assert two.stats.get("chains") == 2 and "chains" not in one.stats
+    assert two.objective >= one.objective
+    assert two.objective == cpwords.solve(spec, workers=2).objective  # the same seed, the same board
+    assert not descendants(os.getpid())
