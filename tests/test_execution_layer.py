@@ -145,9 +145,9 @@ def grid_count_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_spec: Path) -> None:
     """The CLI's signal watcher once took the SIGTERM of a pool's worker for the user's Ctrl-C (exit
     130 on a count nobody interrupted). Ten runs, text and --json, all exact."""
-    import cpwords
-
     from concurrent.futures import ThreadPoolExecutor
+
+    import cpwords
 
     reference = cpwords.solve(cpwords.load(grid_count_spec)[0], workers=1)  # no worker process at all
     assert reference.count_exact and reference.count
