@@ -101,17 +101,19 @@ def test_a_task_that_kills_every_worker_fails_after_its_retries() -> None:
 
 
 def test_a_stop_ends_the_workers_and_leaves_none() -> None:
+    before = descendants(os.getpid())  # what earlier tests left (multiprocessing's resource tracker)
     budget = Budget(0.3)
     mapped = parallel_map(_nap, [30.0] * 4, budget, workers=2)
     assert list(mapped) == []
     assert not mapped.run.complete and mapped.run.stopped == "time_limit"
-    assert not descendants(os.getpid())
+    assert descendants(os.getpid()) <= before
 
 
 def test_leaving_the_loop_early_ends_the_workers() -> None:
+    before = descendants(os.getpid())
     for _ in parallel_map(_nap, [0.0, 30.0, 30.0], workers=2):
         break
-    assert not descendants(os.getpid())
+    assert descendants(os.getpid()) <= before
 
 
 def test_worker_counts_are_capped_at_the_cores() -> None:
@@ -237,11 +239,12 @@ def test_best_board_runs_one_chain_per_worker_and_keeps_the_best() -> None:
     two chains never do worse than one (the searches are bounded by moves, not by time)."""
     import cpwords
 
+    before = descendants(os.getpid())
     spec = {"kind": "ruzzle", "task": "best_board", "grid": ["rate", "soni", "lend", "trap"],
             "dictionary": "common-5k", "search": "anneal", "iterations": 300, "seed": 3}
-    one = cpwords.solve(spec, workers=1)
+    one = cpwords.solve(spec)  # one chain, in this process
     two = cpwords.solve(spec, workers=2)
     assert two.stats.get("chains") == 2 and "chains" not in one.stats
     assert two.objective >= one.objective
     assert two.objective == cpwords.solve(spec, workers=2).objective  # the same seed, the same board
-    assert not descendants(os.getpid())
+    assert descendants(os.getpid()) <= before

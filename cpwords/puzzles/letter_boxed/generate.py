@@ -25,10 +25,10 @@ def random_box(rng: random.Random, side_count: int, per_side: int,
     ['ptc', 'nhl', 'oia', 'rfe']
     """
     total = side_count * per_side
-    vowels = min(len(VOWELS), max(1, round(total / 3)))
     weights = {ch: w for ch, w in (weights or LETTER_WEIGHTS).items() if w > 0}
     pool_v = {ch: w for ch, w in weights.items() if ch in VOWELS}
     pool_c = {ch: w for ch, w in weights.items() if ch not in VOWELS}
+    vowels = min(len(pool_v), max(1, round(total / 3)))  # English has five vowels, German eight
     letters = _weighted_sample(rng, pool_v, vowels) + _weighted_sample(rng, pool_c, total - vowels)
     rng.shuffle(letters)
     return ["".join(letters[i * per_side:(i + 1) * per_side]) for i in range(side_count)]

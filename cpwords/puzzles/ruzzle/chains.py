@@ -2,11 +2,13 @@
 
 A chain is one seeded search from the spec's board (:func:`~cpwords.puzzles.ruzzle.climb.search_board`:
 hill climbing or annealing). Chain 0 uses the spec's seed, so one chain is exactly the one-process
-search; the others use seeds derived from it. With ``workers`` above one, ``best_board`` runs one
-chain per worker on the layer's local workers (:func:`~cpwords.engines.parallel.parallel_map`):
+search; the others use seeds derived from it. When the spec asks for ``workers`` above one,
+``best_board`` runs one chain per worker on the layer's local workers (:func:`~cpwords.engines.parallel.parallel_map`):
 climbs are independent, so more chains raise the odds of reaching the optimum in the same time.
 The best board of all chains wins, ties going to the lowest chain, so the answer depends on the
-seed and the number of chains, never on the order in which they finish. (The cluster runner's
+seed and the number of chains, never on the order in which they finish. (Without ``workers`` one
+chain runs in the caller's process: it reports its progress, and a stop request keeps its best
+board; chains in workers are ended by a stop and give what the finished ones found.) (The cluster runner's
 sharding runs :data:`~cpwords.puzzles.ruzzle.shards.CHAINS` chains the same way.)
 """
 

@@ -61,7 +61,7 @@ def alphabet_of(words: Any) -> list[str]:
     some word has ``qu`` (the Boggle die), alphabetical.
 
     >>> alphabet_of(["quit", "tea"])
-    ['a', 'e', 'i', 'qu', 't']
+    ['a', 'e', 'i', 'qu', 't', 'u']
     """
     letters: set[str] = set()
     has_qu = False

@@ -35,8 +35,10 @@ def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     from cpwords.puzzles.ruzzle.chains import best_of_chains
     from cpwords.puzzles.ruzzle.climb import search_board
 
-    chains = worker_count(spec.workers)[0]
-    if chains > 1:  # one chain per local worker of the execution layer; chain 0 is the one-process search
+    # With ``workers`` asked for, one chain per local worker of the layer (chain 0 is the one-process
+    # search); by default one chain here, which reports its progress and, stopped, its best board.
+    chains = worker_count(spec.workers)[0] if spec.workers else 1
+    if chains > 1:
         board, stats = best_of_chains(spec, problem.board, problem.lexicon, budget, chains)
     else:
         board, stats = search_board(spec, problem.board, problem.lexicon, budget)
