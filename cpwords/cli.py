@@ -61,7 +61,11 @@ def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True
                    help="keep every finished shard in this SQLite file; the same command resumes from it")
     if draws:
         g.add_argument("--svg", metavar="FILE", help="also draw the answer as SVG into FILE")
-        g.add_argument("--force", action="store_true", help="allow --svg to replace an existing file")
+        g.add_argument("--force", action="store_true", help="allow --svg and --out to replace an existing file")
+    else:
+        g.add_argument("--force", action="store_true", help="allow --out to replace an existing file")
+    g.add_argument("--out", metavar="FILE", help="also write every answer into FILE (JSON when it ends in .json, "
+                                               "else text): a terminal shows a screenful")
     return p
 
 
@@ -140,11 +144,15 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
 
     Used by ``solve`` and by every kind's shortcut command. Returns the exit code.
     """
-    from cpwords import api, display
+    from cpwords import api, display, output
     from cpwords.engines.budget import no_progress
 
     json_mode = getattr(args, "json", False)
     svg_target = _svg_target(args, inputs)
+    if getattr(args, "blank", False) and svg_target is None:
+        raise InputError("draws the puzzle without its answer into the --svg file: give --svg FILE too",
+                         field="--blank")
+    out_target = output.out_target(getattr(args, "out", None), force=getattr(args, "force", False), inputs=inputs)
     dictionary = None
     if getattr(args, "dict_option", None):
         from cpwords.lexicon.cli import ref_from_option
@@ -162,27 +170,43 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     results = []
     code = 0
     svg_errors: list[InputError] = []
-    with stop_on_signals(run):
-        sharded = _sharded(specs, args, run)  # with --cluster / --checkpoint: every spec at once
-        for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
-            if run.stopped and sharded is None:
-                break
-            result = sharded[i] if sharded is not None else api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
-            results.append(result)
-            code = max(code, result.exit_code())
-            if not json_mode:
-                if i:
-                    display.console().print()
-                display.console().print(kind.render_module().render(spec, result))
-                if sharded is not None:
-                    display.console().print(_shards_line(result.stats), style="dim")
-            if svg_target is not None and result.solved:
-                # A picture that cannot be written is reported after the results: never lost.
-                svg_errors += _write_pictures(kind, spec, result, svg_target, batch=(i + 1, len(specs)),
-                                              args=args, inputs=inputs)
-    if json_mode:
-        payload = [r.model_dump(mode="json") for r in results]
-        print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
+    out_file = output.OutFile(out_target, batch=len(specs) > 1) if out_target is not None else None
+    try:
+        with stop_on_signals(run), output.stop_when_output_closed(run):
+            sharded = _sharded(specs, args, run)  # with --cluster / --checkpoint: every spec at once
+            for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
+                if run.stopped and sharded is None:
+                    break
+                result = sharded[i] if sharded is not None else api.solve(spec, budget=run,
+                                                                          cluster=getattr(args, "cluster", None))
+                if run.reason == output.OUTPUT_CLOSED:
+                    break
+                results.append(result)
+                code = max(code, result.exit_code())
+                if out_file is not None:
+                    out_file.add(kind, spec, result)
+                if not json_mode:
+                    if i:
+                        display.console().print()
+                    output.emit(kind.render_module().render(spec, result))
+                    if sharded is not None:
+                        display.console().print(_shards_line(result.stats), style="dim")
+                if svg_target is not None and result.solved:
+                    # A picture that cannot be written is reported after the results: never lost.
+                    svg_errors += _write_pictures(kind, spec, result, svg_target, batch=(i + 1, len(specs)),
+                                                  args=args, inputs=inputs)
+        if run.reason == output.OUTPUT_CLOSED:
+            raise BrokenPipeError  # ends quietly with exit code 0 (see main)
+        if json_mode:
+            with output.JsonWriter(sys.stdout, batch=len(specs) > 1) as writer:
+                for result in results:
+                    writer.write(result)
+        if out_file is not None and run.reason != "interrupted":
+            out_file.finish()
+            out_file = None
+    finally:
+        if out_file is not None:
+            out_file.abandon()
     if run.reason == "interrupted":
         print("cpwords: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -404,10 +428,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         if exc.source == "command line" and command is not None:
             exc = _blame_flag(exc, parser, command)
-        print(f"cpwords: error: {exc.one_line()}", file=sys.stderr)
+        _tell(f"cpwords: error: {exc.one_line()}")
         return 2
     except KeyboardInterrupt:
-        print("cpwords: interrupted", file=sys.stderr)
+        _tell("cpwords: interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _quiet_stdout()
@@ -417,9 +441,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         # file name escaping here is the output failing (stdout on /dev/full, a closed pipe).
         if exc.errno in _OUTPUT_ERRNOS and getattr(exc, "filename", None) is None:
             _quiet_stdout()
-            print(f"cpwords: error: cannot write the output: {exc.strerror}", file=sys.stderr)
+            _tell(f"cpwords: error: cannot write the output: {exc.strerror}")
             return 2
         raise
+
+
+def _tell(line: str) -> None:
+    """One line on stderr; a stderr that cannot be written (``2>/dev/full``) changes nothing,
+    above all not the exit code."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stderr.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
 
 
 def _blame_flag(exc: InputError, parser: argparse.ArgumentParser, command: str) -> InputError:

@@ -257,14 +257,32 @@ def all_spec_classes() -> list[type[BaseSpec]]:
 
 
 class _Loader(yaml.SafeLoader):
-    """Safe loader that reads dates as text (``title: 2024-13-45`` is a title, not a bad date);
-    a separate class so that nothing we change leaks into PyYAML's."""
+    """Safe loader that reads dates as text (``title: 2024-13-45`` is a title, not a bad date)
+    and refuses a key given twice in one mapping (YAML would keep the last one silently); a
+    separate class so that nothing we change leaks into PyYAML's."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        first_line: dict[str, int] = {}
+        for key, _ in node.value:
+            if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+                continue
+            if key.value in first_line:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key '{key.value}' is given twice (first on line {first_line[key.value]}); "
+                                "give each key once", key.start_mark)
+            first_line[key.value] = key.start_mark.line + 1
+        return super().construct_mapping(node, deep=deep)
 
 
 _Loader.yaml_implicit_resolvers = {
     first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+
+
+def _empty(node: yaml.Node) -> bool:
+    """True for a document with nothing in it (what follows a last ``---``)."""
+    return isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null" and node.value == ""
 
 
 def _expanded_size(node: yaml.Node, memo: dict[int, int], depth: int = 0) -> int:
@@ -337,12 +355,39 @@ def _validation_to_input_error(
     elif first["type"] == "missing":
         message = "required field is missing"
     value = first.get("input")
+    message += _yaml_reading(node, loc, value)
     kwargs: dict[str, Any] = {}
     if first["type"] not in ("missing",) and not isinstance(value, dict):
         kwargs["value"] = value
     return InputError(
         message, source=source, field=_field_path(loc) or None, line=_line_of(node, loc), **kwargs
     )
+
+
+def _yaml_reading(node: yaml.Node | None, loc: Iterable[Any], value: Any) -> str:
+    """What to add to an error about a value YAML read differently than written: ``yes``,
+    ``no``, ``on``, ``off`` are booleans and ``null`` or ``~`` is nothing, unless quoted."""
+    if node is None or not (isinstance(value, bool) or value is None):
+        return ""
+    target = _node_at(node, loc)
+    if not isinstance(target, yaml.ScalarNode) or target.style or target.value in ("", "true", "false"):
+        return ""
+    return (f" (YAML reads {target.value} as {'nothing' if value is None else str(value).lower()}; "
+            f"write '{target.value}' in quotes for the text)")
+
+
+def _node_at(node: yaml.Node, loc: Iterable[Any]) -> yaml.Node | None:
+    """The node at ``loc`` inside ``node``, or None."""
+    for step in loc:
+        child = None
+        if isinstance(node, yaml.MappingNode):
+            child = next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(step)), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+            child = node.value[step]
+        if child is None:
+            return None
+        node = child
+    return node
 
 
 def _split_field(path: str) -> list[Any]:
@@ -420,7 +465,8 @@ def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = 
         raise InputError(f"the YAML text is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB", source=source)
     text = text.removeprefix("\ufeff")
     try:
-        nodes = [n for n in yaml.compose_all(text, Loader=_Loader) if n is not None]
+        # An empty document (a file ending in ``---``) holds no puzzle: skipped, not an error.
+        nodes = [n for n in yaml.compose_all(text, Loader=_Loader) if n is not None and not _empty(n)]
     except RecursionError:
         raise InputError("the YAML document is nested too deeply", source=source) from None
     except yaml.YAMLError as exc:
@@ -437,7 +483,7 @@ def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = 
         try:
             data = _Loader(text).construct_document(node)
         except yaml.YAMLError as exc:
-            raise InputError(f"not valid YAML: {exc}", source=source) from None
+            raise yaml_input_error(exc, source) from None
         specs.append(parse_spec(data, source=source, base_dir=base_dir, node=node, allow_files=allow_files))
     return specs
 

@@ -18,7 +18,7 @@ from typing import Any
 from cpwords.errors import InputError
 from cpwords.specs import DictionaryRef
 
-_WORD = re.compile(r"[A-Za-z]+")
+_WORD = re.compile(r"[^\W\d_]+")  # letters of any alphabet: café is a word, not a dictionary name
 
 
 def ref_from_option(text: str | None) -> DictionaryRef:
@@ -134,9 +134,13 @@ def word_facts(word: str, ref: DictionaryRef) -> dict[str, Any]:
     found = word in lex
     # A word outside the dictionary still shows what the built-in data knows about it.
     source = lex if found else Lexicon.from_words([word])
+    # A word with letters outside the alphabet (café in an a–z list) is known to no list: no figures.
+    known = word in source
     facts: dict[str, Any] = {"word": word, "dictionary": ref.label(), "in_dictionary": found,
-                             "level": source.level(word), "zipf": round(source.zipf(word), 2),
-                             "rareness": source.rareness(word), "definitions": define(word), "more": []}
+                             "level": source.level(word) if known else None,
+                             "zipf": round(source.zipf(word), 2) if known else None,
+                             "rareness": source.rareness(word) if known else None,
+                             "definitions": define(word), "more": []}
     if found:
         for kind in puzzles.kinds().values():
             if kind.word_facts:
@@ -151,8 +155,9 @@ def _word_info(args: argparse.Namespace, word: str, ref: DictionaryRef) -> int:
 
     facts = word_facts(word, ref)
     rows: list[list[object]] = [["in " + facts["dictionary"], "yes" if facts["in_dictionary"] else "no"],
-                                ["level", facts["level"]], ["zipf", f"{facts['zipf']:.2f}"],
-                                ["rareness", facts["rareness"]]]
+                                ["level", _shown(facts["level"])],
+                                ["zipf", "-" if facts["zipf"] is None else f"{facts['zipf']:.2f}"],
+                                ["rareness", _shown(facts["rareness"])]]
     rows += facts["more"]
     definitions = facts["definitions"]
     for i, line in enumerate(definitions[:3]):
@@ -161,6 +166,10 @@ def _word_info(args: argparse.Namespace, word: str, ref: DictionaryRef) -> int:
         rows.append(["", f"… {len(definitions) - 3} more: cpwords dict define {word}"])
     _emit(args, {k: v for k, v in facts.items() if k != "more"}, make_table(["", word], rows))
     return 0 if facts["in_dictionary"] else 1
+
+
+def _shown(value: Any) -> Any:
+    return "-" if value is None else value
 
 
 def _cmd_define(args: argparse.Namespace) -> int:
