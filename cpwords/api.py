@@ -85,7 +85,7 @@ def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **o
         if top in options:
             raise InputError(message, field=(labels or {}).get(top, top), value=options[top]) from None
         raise InputError(message, source=spec.source, field=field, value=value) from None
-    new._source = spec.source
+    new._source, new._lines = spec.source, spec._lines
     return new
 
 
@@ -211,7 +211,10 @@ def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budg
         budget = budget.child(spec.time_limit)
         if progress is not None:
             budget.progress = progress
-    result = kind.solve(spec, budget)
+    try:
+        result = kind.solve(spec, budget)
+    except InputError as exc:
+        raise spec.locate(exc) from None
     _finish(result, prepared, round(time.perf_counter() - t0, 6), budget)
     if check and result.solutions:
         _check(kind, spec, result, budget)

@@ -177,8 +177,13 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
             for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
                 if run.stopped and sharded is None:
                     break
-                result = sharded[i] if sharded is not None else api.solve(spec, budget=run,
-                                                                          cluster=getattr(args, "cluster", None))
+                try:
+                    result = sharded[i] if sharded is not None else api.solve(spec, budget=run,
+                                                                              cluster=getattr(args, "cluster", None))
+                except InputError as exc:
+                    if dictionary is not None and (exc.field or "").split(".")[0] == "dictionary":
+                        raise InputError(exc.message, field="--dict", value=args.dict_option) from None
+                    raise
                 if run.reason == output.OUTPUT_CLOSED:
                     break
                 results.append(result)

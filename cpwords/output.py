@@ -144,7 +144,7 @@ class OutFile:
         self.json = target.suffix.lower() == ".json"
         self.part = target.with_name(target.name + ".part")
         try:
-            self.file: IO[str] = open(self.part, "w", encoding="utf-8")  # noqa: SIM115 (closed in finish)
+            self.file: IO[str] = open(self.part, "w", encoding="utf-8")  # closed in finish
         except OSError as exc:
             raise InputError(f"cannot write there ({exc.strerror or exc})", source=str(target), field="--out") from None
         self.console = Console(file=self.file, force_terminal=False, highlight=False, soft_wrap=True, width=200)

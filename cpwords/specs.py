@@ -214,6 +214,7 @@ class BaseSpec(StrictModel):
     """Parallel workers for engines that can use them; capped at the machine's cores. Default: the engine's choice."""
 
     _source: str | None = PrivateAttr(default=None)
+    _lines: dict[str, int] = PrivateAttr(default_factory=dict)
 
     if TYPE_CHECKING:
         engine: str | None
@@ -241,6 +242,14 @@ class BaseSpec(StrictModel):
     def source(self) -> str | None:
         """The file (or ``command line``, ``<string>``) this spec was read from."""
         return self._source
+
+    def locate(self, exc: InputError) -> InputError:
+        """``exc`` (found while solving: a word not in the dictionary, an unknown shape) with the
+        file and the line of the field it names, when this spec was read from a file."""
+        if exc.source is not None or self._source is None:
+            return exc
+        top = (exc.field or "").split(".")[0].split("[")[0]
+        return exc.located(source=self._source, line=self._lines.get(top))
 
 
 def spec_class(kind: str) -> type[BaseSpec]:
@@ -455,6 +464,8 @@ def parse_spec(
     except RecursionError:
         raise InputError("the puzzle is nested too deeply", source=source, line=line) from None
     spec._source = source
+    if isinstance(node, yaml.MappingNode):
+        spec._lines = {k.value: v.start_mark.line + 1 for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     return spec
 
 

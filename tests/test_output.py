@@ -59,11 +59,11 @@ def test_piped_text_lists_every_answer_one_a_line(many_json: dict[str, object]) 
     run = cpwords_run(*MANY)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    answers = [line.split()[1:4] for line in lines if line.split() and line.split()[0].replace(",", "").isdigit()
-               and len(line.split()) >= 5]
+    rows = [line.split() for line in lines]
+    answers = [r[1:-3] for r in rows if len(r) >= 5 and r[0].replace(",", "").isdigit()]
     solutions = many_json["solutions"]
     assert isinstance(solutions, list) and len(solutions) == 9337 == len(answers)
-    assert [a for a in answers] == [s["words"] for s in solutions]
+    assert answers == [s["words"] for s in solutions]
     assert "more answers" not in run.stdout
     spec = cpwords.loads("kind: letter_boxed\nsides: [lme, iuf, wcb, oas]\ntask: enumerate\nmax_words: 3\n"
                          "limit: 100000\n")
@@ -98,8 +98,9 @@ def test_out_file_keeps_every_answer_and_is_never_written_over(tmp_path: Path,
 def test_plain_table_aligns_columns_and_streams_past_the_measured_rows() -> None:
     rows = ([i, "x" * (i % 7)] for i in range(display.PlainTable.MEASURED + 50))
     lines = list(display.PlainTable(["n", "word"], rows, title="t", justify=["right", "left"]).lines())
-    assert lines[0] == "t" and lines[1] == "   n  word"
-    assert lines[2] == "   0" and lines[9] == "   7"
+    assert lines[0] == "t" and lines[1] == "  n  word"  # widths of the first MEASURED rows (0-999)
+    assert lines[2] == "  0" and lines[9] == "  7" and lines[10] == "  8  x"
+    assert lines[-1] == "1,049  xxxxxx"  # wider than measured: pushes its line, never cut
     assert len(lines) == 2 + display.PlainTable.MEASURED + 50
 
 
