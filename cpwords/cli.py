@@ -96,7 +96,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("solve", parents=[common_options()], help="solve the puzzle(s) of a YAML file")
-    p.add_argument("file", metavar="PUZZLE.yaml", help="puzzle file (several --- documents make a batch)")
+    p.add_argument("file", metavar="PUZZLE.yaml", help="puzzle file (several --- documents make a batch); - reads stdin")
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("schema", parents=[json_option()], help="print the JSON Schema of the puzzle specs")
@@ -133,8 +133,11 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from cpwords.specs import load_specs
+    from cpwords.specs import load_specs, loads_specs
 
+    if args.file == "-":  # the puzzle on stdin; relative paths in it are read from the current folder
+        specs = loads_specs(sys.stdin.read(), source="<stdin>", base_dir=Path.cwd())
+        return solve_and_print(specs, args)
     specs = load_specs(args.file)
     return solve_and_print(specs, args, inputs=[Path(args.file)])
 
@@ -229,9 +232,14 @@ def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> lis
         return None
     from cpwords import cluster as sharding
 
-    if checkpoint is None and sharding.cluster_option(cluster) is None:
-        return None
-    return sharding.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
+    try:
+        if checkpoint is None and sharding.cluster_option(cluster) is None:
+            return None
+        return sharding.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
+    except InputError as exc:
+        if cluster is None and exc.field == "--cluster":  # the address came from the environment
+            raise InputError(exc.message, field="$CPWORDS_CLUSTER", value=exc.value) from None
+        raise
 
 
 def _shards_line(stats: dict[str, Any]) -> str:

@@ -350,7 +350,8 @@ def _validation_to_input_error(
 ) -> InputError:
     first = err.errors(include_url=False)[0]
     # Pydantic adds the names of wrapper validators (e.g. 'function-after[...]') to loc.
-    loc = [s for s in first["loc"] if not (isinstance(s, str) and "[" in s and "]" in s)]
+    # and, for a union, the name of the member type that failed ('bonuses.str').
+    loc = [s for s in first["loc"] if not (isinstance(s, str) and ("[" in s and "]" in s or s in _TYPE_TAGS))]
     message = first["msg"]
     if first["type"] == "field_error":
         ctx = first.get("ctx") or {}
@@ -397,6 +398,11 @@ def _node_at(node: yaml.Node, loc: Iterable[Any]) -> yaml.Node | None:
             return None
         node = child
     return node
+
+
+#: Names pydantic gives union members in an error's location: not fields.
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "bytes", "list", "dict", "tuple", "set", "frozenset", "none",
+                        "literal", "union", "is-instance", "json-or-python", "lax-or-strict", "path"})
 
 
 def _split_field(path: str) -> list[Any]:

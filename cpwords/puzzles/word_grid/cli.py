@@ -73,5 +73,14 @@ def run(args: argparse.Namespace) -> int:
         data["task"], data["scrambled"] = "unscramble", _rows_file(args.unscramble, "--unscramble")
     else:
         data["task"], data["count"] = "generate", args.generate or 1
-    spec = parse_spec(data, source="command line")
-    return solve_and_print([spec], args)
+    try:
+        return solve_and_print([parse_spec(data, source="command line")], args)
+    except InputError as exc:
+        # Fields filled from an option of another name, or from a file: blame what the user wrote.
+        top = (exc.field or "").split(".")[0].split("[")[0]
+        if top == "count" and args.generate is not None:
+            raise InputError(exc.message, field="--generate", value=args.generate) from None
+        if top in ("given", "scrambled"):
+            name = args.fill if top == "given" else args.unscramble
+            raise InputError(exc.message, source=name, field="--fill" if top == "given" else "--unscramble") from None
+        raise
