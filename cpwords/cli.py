@@ -169,6 +169,8 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         cannot = [k.name for k in kinds if not k.draws]
         if cannot:
             raise InputError(f"{cannot[0]} answers cannot be drawn", field="--svg", value=str(svg_target))
+        _refuse_derived_names(svg_target, may_derive=len(specs) > 1 or any(hasattr(k.render_module(), "svgs")
+                                                                          for k in kinds), args=args)
     run = Budget(None, progress=no_progress if json_mode else display.terminal_progress)
     results = []
     code = 0
@@ -180,13 +182,7 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
             for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
                 if run.stopped and sharded is None:
                     break
-                try:
-                    result = sharded[i] if sharded is not None else api.solve(spec, budget=run,
-                                                                              cluster=getattr(args, "cluster", None))
-                except InputError as exc:
-                    if dictionary is not None and (exc.field or "").split(".")[0] == "dictionary":
-                        raise InputError(exc.message, field="--dict", value=args.dict_option) from None
-                    raise
+                result = sharded[i] if sharded is not None else _solve_one(spec, args, run)
                 if run.reason == output.OUTPUT_CLOSED:
                     break
                 results.append(result)
@@ -222,6 +218,18 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         sys.stdout.flush()
         raise svg_errors[0]
     return code
+
+
+def _solve_one(spec: Any, args: argparse.Namespace, run: Budget) -> Any:
+    """One spec solved on this machine; a dictionary error blamed on ``--dict`` when it came from there."""
+    from cpwords import api
+
+    try:
+        return api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
+    except InputError as exc:
+        if getattr(args, "dict_option", None) and (exc.field or "").split(".")[0] == "dictionary":
+            raise InputError(exc.message, field="--dict", value=args.dict_option) from None
+        raise
 
 
 def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> list[Any] | None:
@@ -263,9 +271,15 @@ def _write_pictures(kind: puzzles.PuzzleKind, spec: Any, result: Any, target: Pa
     pictures = module.svgs(spec, result, answer=answer) if hasattr(module, "svgs") else [module.svg(spec, result)]
     number, of = batch
     errors = []
-    for j, picture in enumerate(pictures, 1):
+    paths = []
+    for j in range(1, len(pictures) + 1):
         tags = ([str(number)] if of > 1 else []) + ([str(j)] if len(pictures) > 1 else [])
-        path = target.with_name(f"{target.stem}-{'-'.join(tags)}{target.suffix}") if tags else target
+        paths.append(target.with_name(f"{target.stem}-{'-'.join(tags)}{target.suffix}") if tags else target)
+    if not getattr(args, "force", False):
+        clash = next((p for p in paths if p.exists()), None)
+        if clash is not None:  # all of a result's pictures or none
+            return [InputError("file exists; pass --force to replace it", source=str(clash), field="--svg")]
+    for path, picture in zip(paths, pictures, strict=True):
         try:
             _write_new(path, picture, force=getattr(args, "force", False), inputs=inputs)
         except InputError as exc:
@@ -395,6 +409,24 @@ def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None
         except OSError as exc:
             raise InputError(f"cannot write there ({exc.strerror or exc})", source=name, field="--svg") from None
     return target
+
+
+def _refuse_derived_names(target: Path, *, may_derive: bool, args: argparse.Namespace) -> None:
+    """Before solving: when the run may write several pictures (``box-1.svg``, ``box-2.svg`` …),
+    an existing file of such a name is refused now, not after the solve."""
+    if not may_derive or getattr(args, "force", False):
+        return
+    import glob
+    import re
+
+    derived = re.compile(re.escape(target.stem) + r"(-\d+){1,2}" + re.escape(target.suffix))
+    parent = target.parent if str(target.parent) else Path(".")
+    clash = sorted(p.name for p in parent.glob(f"{glob.escape(target.stem)}-*{target.suffix}")
+                   if derived.fullmatch(p.name))
+    if clash:
+        raise InputError(f"file exists and may be one of the pictures of this run ({target.stem}-1"
+                         f"{target.suffix}, …); pass --force to replace it, or choose another --svg name",
+                         source=str(parent / clash[0]), field="--svg")
 
 
 def _write_new(target: Path, text: str, *, force: bool, inputs: Sequence[Path]) -> None:
