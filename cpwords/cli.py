@@ -227,7 +227,7 @@ def _solve_one(spec: Any, args: argparse.Namespace, run: Budget) -> Any:
     try:
         return api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
     except InputError as exc:
-        if getattr(args, "dict_option", None) and (exc.field or "").split(".")[0] == "dictionary":
+        if getattr(args, "dict_option", None) and exc.source is None and (exc.field or "").split(".")[0] == "dictionary":
             raise InputError(exc.message, field="--dict", value=args.dict_option) from None
         raise
 
