@@ -51,7 +51,10 @@ def solve(problem: Problem, spec: Any, budget: Budget) -> Found:
     """The prefixes for the player's suffixes: their exact number and up to ``limit`` boards."""
     search = native.BoardSearch(problem, budget=budget)
     vector = tuple(problem.fixed_suffixes[n] for n in search.suffix_nodes)
-    placed = next(search.placements(), None)
+    try:
+        placed = next(search.placements(), None)
+    except SearchTimeout:  # the limit ended the search for the player's placement itself
+        return Found().stop(budget.reason)
     if placed is None:
         return Found(count=0)
     candidates = placed[1]
