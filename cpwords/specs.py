@@ -401,8 +401,8 @@ def _node_at(node: yaml.Node, loc: Iterable[Any]) -> yaml.Node | None:
 
 
 #: Names pydantic gives union members in an error's location: not fields.
-_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "bytes", "list", "dict", "tuple", "set", "frozenset", "none",
-                        "literal", "union", "is-instance", "json-or-python", "lax-or-strict", "path"})
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "bytes", "tuple", "frozenset", "none", "literal", "union",
+                        "is-instance", "json-or-python", "lax-or-strict"})
 
 
 def _split_field(path: str) -> list[Any]:
