@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from cpwords.puzzles.ruzzle.board import Board, boggle_points, path_matters, tile_value
@@ -179,7 +179,20 @@ def scored_words(board: Board, trie: Trie, *, min_letters: int,
     ...                     min_letters=2, scoring="ruzzle"))
     [('at', (1, 2), 2), ('cats', (0, 1, 2, 3), 7)]
     """
-    found, points = _walk(board, trie, min_letters, scoring)
+    return scored_words_within(board, trie, min_letters=min_letters, scoring=scoring)[0]
+
+
+def scored_words_within(board: Board, trie: Trie, *, min_letters: int, scoring: str = "none",
+                        expired: Callable[[], bool] | None = None
+                        ) -> tuple[list[tuple[str, tuple[int, ...], int]], bool]:
+    """:func:`scored_words`, stopping when ``expired()`` says so (asked between start cells: a
+    200×200 board has 40,000 of them); returns the words found and whether the walk finished."""
+    found, points, complete = _walk(board, trie, min_letters, scoring, expired)
+    return _scored(found, points, scoring), complete
+
+
+def _scored(found: dict[str, tuple[int, ...]], points: dict[str, int],
+            scoring: str) -> list[tuple[str, tuple[int, ...], int]]:
     if scoring == "ruzzle":
         return [(w, p, points[w] + (5 * (len(w) - 4) if len(w) > 4 else 0)) for w, p in found.items()]
     if scoring == "boggle":
@@ -187,8 +200,8 @@ def scored_words(board: Board, trie: Trie, *, min_letters: int,
     return [(w, p, 0) for w, p in found.items()]
 
 
-def _walk(board: Board, trie: Trie, min_letters: int,
-          scoring: str) -> tuple[dict[str, tuple[int, ...]], dict[str, int]]:
+def _walk(board: Board, trie: Trie, min_letters: int, scoring: str,
+          expired: Callable[[], bool] | None = None) -> tuple[dict[str, tuple[int, ...]], dict[str, int], bool]:
     """The walk behind :func:`trie_words`: each word's path, and (Ruzzle scoring) its letter
     points with bonuses, times its word multipliers (the length bonus not included)."""
     base, check, is_word = trie.base, trie.check, trie.is_word
@@ -241,7 +254,9 @@ def _walk(board: Board, trie: Trie, min_letters: int,
         path.pop()
 
     for cell in range(board.size):
+        if expired is not None and cell % 16 == 0 and expired():
+            return found, best, False
         state = multi(0, cell)
         if state >= 0:
             visit(cell, state, 1 << cell, len(tiles[cell]), points[cell], board.word_mult[cell])
-    return found, best
+    return found, best, True

@@ -29,15 +29,17 @@ def trie_of(lexicon: Lexicon) -> tuple[Trie, dict[str, Any]]:
 
 def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     """Every word on the board with its best-scoring path and its points: ``(word, path, points)``."""
-    from cpwords.puzzles.ruzzle.trie import scored_words
+    from cpwords.puzzles.ruzzle.trie import scored_words_within
 
     assert problem.lexicon is not None
     t0 = time.perf_counter()
     trie, stats = trie_of(problem.lexicon)
     t1 = time.perf_counter()
-    found = scored_words(problem.board, trie, min_letters=spec.min_letters(), scoring=spec.scoring)
+    found, complete = scored_words_within(problem.board, trie, min_letters=spec.min_letters(),
+                                          scoring=spec.scoring, expired=budget.expired)
     stats |= {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6)}
-    return Found(answers=found, stats=stats)
+    result = Found(answers=found, count=None if complete else len(found), stats=stats)
+    return result if complete else result.stop(budget.reason)
 
 
 def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
@@ -48,7 +50,7 @@ def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     from cpwords.puzzles.ruzzle.annealing import best_board as anneal
 
     board, stats = anneal(spec, problem.board, problem.lexicon, budget)
-    found = words(RuzzleProblem(board, problem.lexicon), spec, budget)
+    found = words(RuzzleProblem(board, problem.lexicon), spec, Budget(None))  # the best board's words: all
     found.stats = stats | found.stats | {"grid": board.row_strings()}
     found.complete = False
     found.stopped = "heuristic"
