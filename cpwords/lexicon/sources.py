@@ -107,8 +107,8 @@ def _file_lexicon(path: Path) -> tuple[Lexicon, list[str]]:
     entry = cache.cache_dir() / f"word-file-v{_FILE_CACHE_VERSION}-{hashlib.sha256(stamp.encode()).hexdigest()[:20]}.pickle"
     ok, value = cache._read(entry, key)
     if ok:
-        words, levels, zipf_c, notes, warned = value  # type: ignore[misc]
-        return Lexicon(words, levels, zipf_c, name=str(path), warnings=warned), notes
+        stored: tuple[list[str], list[int], list[int], list[str], tuple[str, ...]] = value  # type: ignore[assignment]
+        return Lexicon(*stored[:3], name=str(path), warnings=stored[4]), stored[3]
     lines, notes = _read_word_file(path)
     lex = Lexicon.from_words(lines, name=str(path))
     cache._write(entry, key, (lex._words, lex._levels, lex._zipf_c, notes, lex.warnings))

@@ -33,7 +33,7 @@ def link_arrays(words: Sequence[str], check: Callable[[], None] | None = None) -
         ids = np.flatnonzero(lengths == length)
         if len(ids) < 2 or length == 0:
             continue
-        letters = np.array([words[i] for i in ids], dtype=f"<U{length}").view(np.uint32).reshape(len(ids), length)
+        letters = np.array([words[i] for i in ids.tolist()], dtype=f"<U{length}").view(np.uint32).reshape(len(ids), length)
         for p in range(length):
             if check is not None:
                 check()
@@ -74,7 +74,7 @@ def group_arrays(words: Sequence[str], offsets: np.ndarray, links: np.ndarray,
     """
     n = len(words)
     parent = np.arange(n, dtype=np.int64)
-    src = np.repeat(np.arange(n, dtype=np.int64), np.diff(offsets.astype(np.int64)))
+    src = np.repeat(np.arange(n, dtype=np.int64), np.diff(offsets).astype(np.int64))
     dst = links.astype(np.int64)
     while True:
         ps, pd = parent[src], parent[dst]

@@ -108,7 +108,7 @@ def active_words_within(board: Board, index: DictionaryIndex, *, min_letters: in
                         expired: Callable[[], bool] | None = None) -> tuple[dict[str, tuple[int, ...]], bool]:
     """:func:`active_words`, stopping when ``expired()`` says so (asked every few candidate
     words: on a big board one word can have thousands of paths); and whether it finished."""
-    found = {}
+    found: dict[str, tuple[int, ...]] = {}
     for k, word in enumerate(candidate_words(board, index, min_letters)):
         if expired is not None and k % 8 == 0 and expired():
             return found, False

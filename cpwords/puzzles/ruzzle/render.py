@@ -59,8 +59,8 @@ def render(spec: Any, result: Any) -> Any:
     else:
         items.append(board_text(spec, result))
         if result.solutions:
-            rows = ((s.word, s.score, " ".join(f"{r},{c}" for r, c in s.path)) for s in result.solutions)
-            items.append(display.make_table(["word", "score", "path (row,col)"], rows, what="words",
+            words = ((s.word, s.score, " ".join(f"{r},{c}" for r, c in s.path)) for s in result.solutions)
+            items.append(display.make_table(["word", "score", "path (row,col)"], words, what="words",
                                             justify=["left", "right", "left"]))
         if result.solutions and spec.scoring != "none":
             items.append(Text(f"{len(result.solutions):,} words, {result.objective:,} points ({spec.scoring})"))
