@@ -227,7 +227,8 @@ def _solve_one(spec: Any, args: argparse.Namespace, run: Budget) -> Any:
     try:
         return api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
     except InputError as exc:
-        if getattr(args, "dict_option", None) and exc.source is None and (exc.field or "").split(".")[0] == "dictionary":
+        named_here = exc.source in (None, "command line")  # not an error inside the word-list file
+        if getattr(args, "dict_option", None) and named_here and (exc.field or "").split(".")[0] == "dictionary":
             raise InputError(exc.message, field="--dict", value=args.dict_option) from None
         raise
 

@@ -348,7 +348,8 @@ def _field_path(loc: Iterable[Any]) -> str:
 def _validation_to_input_error(
     err: ValidationError, cls: type[BaseModel], source: str | None, node: yaml.Node | None
 ) -> InputError:
-    first = err.errors(include_url=False)[0]
+    errors = err.errors(include_url=False)
+    first = _first_error(errors)
     # Pydantic adds the names of wrapper validators (e.g. 'function-after[...]') to loc.
     # and, for a union, the name of the member type that failed ('bonuses.str').
     loc = [s for s in first["loc"] if not (isinstance(s, str) and ("[" in s and "]" in s or s in _TYPE_TAGS))]
@@ -398,6 +399,23 @@ def _node_at(node: yaml.Node, loc: Iterable[Any]) -> yaml.Node | None:
             return None
         node = child
     return node
+
+
+def _first_error(errors: list[Any]) -> Any:
+    """The error to report. For a field of several types (``str | file``, ``str | mapping``),
+    pydantic reports one error per type, the first type's first: the error of a type's own check
+    ("files cannot be named here") says more than "Input should be a valid string", and when
+    every type only failed to match, the message names them all."""
+    first = errors[0]
+    same = [e for e in errors if e["loc"][:1] == first["loc"][:1]]
+    if len(same) < 2 or not first["type"].endswith("_type"):
+        return first
+    own = next((e for e in same if not e["type"].endswith("_type")), None)
+    if own is not None:
+        return own
+    kinds = list(dict.fromkeys(e["msg"].removeprefix("Input should be ") for e in same
+                               if e["msg"].startswith("Input should be ")))
+    return {**first, "msg": "Input should be " + " or ".join(kinds)} if len(kinds) > 1 else first
 
 
 #: Names pydantic gives union members in an error's location: not fields.
