@@ -98,9 +98,9 @@ def ratio_row(label: str, times: dict[str, list[float]], answers: list[dict[str,
 def ruzzle_rows(n: int) -> list[list[str]]:
     import cpwords
     from cpwords.lexicon import load_lexicon
+    from cpwords.puzzles.loading import parse_spec
     from cpwords.puzzles.ruzzle.board import Board
     from cpwords.puzzles.ruzzle.trie import load_trie, trie_words
-    from cpwords.specs import parse_spec
 
     boards = roll_boards(n, seed=2024)
     rows = []
@@ -139,7 +139,7 @@ def ladder_rows(n: int) -> list[list[str]]:
     from cpwords.engines.budget import Budget
     from cpwords.puzzles.ladder import native
     from cpwords.puzzles.ladder.store import load_index
-    from cpwords.specs import parse_spec
+    from cpwords.puzzles.loading import parse_spec
 
     index = load_index("scowl-70")
     rows = []
@@ -181,8 +181,8 @@ def floor_rows() -> list[str]:
     import timeit
 
     import cpwords
+    from cpwords.puzzles.loading import parse_spec
     from cpwords.puzzles.ruzzle.solution import RuzzleSolution
-    from cpwords.specs import parse_spec
 
     def per_call(fn: Callable[[], Any], number: int = 2000) -> float:
         return min(timeit.repeat(fn, number=number, repeat=7)) / number

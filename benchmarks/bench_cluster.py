@@ -40,7 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._report import fmt_s
-from cpwords import api, cluster
+from cpwords import api
 
 ROOT = Path(__file__).resolve().parent.parent
 PLOTS = ROOT / "docs" / "plots"
@@ -113,15 +113,16 @@ def timed(fn: Any) -> tuple[Any, float]:
 def sharded(spec: dict[str, Any], cap: float | None, **options: Any) -> tuple[Any, float, Tree]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "run.sqlite"
-        result, wall = timed(lambda: cluster.solve(spec, checkpoint=path, shard_seconds=cap, check=False, **options))
+        result, wall = timed(lambda: api.solve_batch([spec], checkpoint=path, shard_seconds=cap, check=False, **options)[0])
         return result, wall, read_tree(path)
 
 
 def serial_time(spec: dict[str, Any]) -> tuple[float, float]:
     """Seconds before the first shard can run: on the client (fingerprint, prepare, plan, here with
     warm caches) and on a fresh worker process (fingerprint and prepare, after its imports)."""
-    from cpwords.cluster.sharding import fingerprint, sharding_of
-    from cpwords.specs import parse_spec
+    from cpwords.cluster.identity import fingerprint
+    from cpwords.cluster.whole import sharding_of
+    from cpwords.puzzles.loading import parse_spec
 
     s = parse_spec(spec)
     t0 = time.perf_counter()
@@ -130,7 +131,7 @@ def serial_time(spec: dict[str, Any]) -> tuple[float, float]:
     sharding.plan(s, sharding.prepare(s))
     client = time.perf_counter() - t0
     code = ("import sys, json, time; from cpwords.specs import parse_spec; "
-            "from cpwords.cluster.sharding import fingerprint, sharding_of; "
+            "from cpwords.cluster.identity import fingerprint; from cpwords.cluster.whole import sharding_of; "
             "s = parse_spec(json.loads(sys.argv[1])); t = time.perf_counter(); h = sharding_of(s); "
             "fingerprint(s, h); h.prepare(s); print(time.perf_counter() - t)")
     import json

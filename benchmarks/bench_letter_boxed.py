@@ -28,7 +28,7 @@ from cpwords import api
 from cpwords.lexicon import load_lexicon
 from cpwords.puzzles.letter_boxed.generate import random_box
 from cpwords.puzzles.letter_boxed.words import Box, playable_words
-from cpwords.specs import parse_spec
+from cpwords.puzzles.loading import parse_spec
 
 KNOWN = [["lme", "iuf", "wcb", "oas"], ["paf", "uot", "mie", "xlr"]]
 BASELINE_CAP_S = 30.0

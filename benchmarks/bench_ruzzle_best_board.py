@@ -48,9 +48,9 @@ def anneal(arm: str, seed: int, iterations: int, limit: float | None) -> tuple[d
     """One chain: its figures and wall seconds."""
     from cpwords.engines.budget import Budget
     from cpwords.lexicon import load_lexicon
+    from cpwords.puzzles.loading import parse_spec
     from cpwords.puzzles.ruzzle.annealing import best_board
     from cpwords.puzzles.ruzzle.board import Board
-    from cpwords.specs import parse_spec
 
     scorer, cycle = arms()[arm]
     spec: Any = parse_spec({**SPEC, "seed": seed, "iterations": iterations})

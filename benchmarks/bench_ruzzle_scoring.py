@@ -119,12 +119,13 @@ def main() -> None:
     os.environ["CPWORDS_CACHE_DIR"] = tempfile.mkdtemp(prefix="cpwords-bench-")  # a true first build
 
     from cpwords.lexicon import load_lexicon
+    from cpwords.puzzles.loading import parse_spec
     from cpwords.puzzles.ruzzle.annealing import board_value
     from cpwords.puzzles.ruzzle.board import Board
     from cpwords.puzzles.ruzzle.scoring import BoardScorer
     from cpwords.puzzles.ruzzle.spec import RuzzleSpec
     from cpwords.puzzles.ruzzle.trie import load_trie, trie_words
-    from cpwords.specs import DictionaryRef, parse_spec
+    from cpwords.specs import DictionaryRef
 
     lexicon = load_lexicon(DictionaryRef(name="scowl-80", min_length=3))
     boards = roll_boards(n_boards, args.seed)

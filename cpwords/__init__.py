@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from cpwords.version import __version__ as __version__
 
 __all__ = ["load", "loads", "solve", "solve_many", "Lexicon", "load_lexicon", "Result", "Status", "InputError", "verify"]
 
@@ -40,7 +40,7 @@ def __getattr__(name: str) -> Any:
         return importlib.import_module("cpwords.verify")
     # Spec classes by name, e.g. cpwords.LadderSpec
     if name.endswith("Spec"):
-        from cpwords.specs import all_spec_classes
+        from cpwords.puzzles.loading import all_spec_classes
 
         for cls in all_spec_classes():
             if cls.__name__ == name:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -20,10 +20,13 @@ from typing import Annotated, Any
 from pydantic import TypeAdapter, ValidationError
 
 from cpwords import puzzles
-from cpwords.engines.budget import Budget, Progress, no_progress, usable_cores
+from cpwords.engines.budget import Budget, Progress, no_progress
+from cpwords.engines.shards import SHARD_SECONDS
+from cpwords.engines.workers import worker_count
 from cpwords.errors import InputError
+from cpwords.puzzles.loading import load_specs, loads_specs, parse_spec
 from cpwords.results import Result, Status
-from cpwords.specs import BaseSpec, load_specs, loads_specs, parse_spec
+from cpwords.specs import BaseSpec
 
 #: Seconds the independent check may run past the time limit before unchecked answers are dropped.
 CHECK_GRACE_S = 0.5
@@ -126,10 +129,9 @@ def _prepare(spec: BaseSpec, *, engine: str | None, seed: int | None, time_limit
     note = None
     asked_workers = workers if workers is not None else spec.workers
     if asked_workers is not None:
-        cores = usable_cores()
-        if asked_workers > cores:
-            workers = cores
-            note = f"asked for {asked_workers} workers; this machine has {cores} cores"
+        capped, note = worker_count(asked_workers)
+        if note is not None:
+            workers = capped
     spec = with_options(spec, engine=engine, seed=seed, time_limit=time_limit, workers=workers)
     return _Prepared(spec, kind, fresh_seed, note)
 
@@ -156,7 +158,7 @@ def solve(
     engine, seed, time_limit, workers:
         Override the spec's fields of the same name.
     cluster, checkpoint:
-        Solve in shards (:func:`cpwords.cluster.solve`): ``cluster`` is ``local`` / ``local:N``
+        Solve in shards (:func:`solve_batch`): ``cluster`` is ``local`` / ``local:N``
         (a Dask LocalCluster started here), a Dask scheduler address, or None (``$CPWORDS_CLUSTER``
         when set, else as without it); ``checkpoint`` an SQLite file that keeps every finished
         shard, so that the same call resumes. Neither given and no ``$CPWORDS_CLUSTER``: the
@@ -182,10 +184,8 @@ def solve(
     """
     spec = _as_spec(spec)
     if checkpoint is not None or _cluster_wanted(cluster):
-        from cpwords import cluster as sharded
-
-        return sharded.solve(spec, cluster=cluster, checkpoint=checkpoint, budget=budget, progress=progress,
-                             engine=engine, seed=seed, time_limit=time_limit, workers=workers, check=check)
+        return solve_batch([spec], cluster=cluster, checkpoint=checkpoint, budget=budget, progress=progress,
+                           engine=engine, seed=seed, time_limit=time_limit, workers=workers, check=check)[0]
     t0 = time.perf_counter()
     prepared = _prepare(spec, engine=engine, seed=seed, time_limit=time_limit, workers=workers)
     return _solve_prepared(prepared, t0, check=check, budget=budget, progress=progress)
@@ -197,7 +197,7 @@ def _cluster_wanted(cluster: str | None) -> bool:
 
     if cluster is None and not os.environ.get("CPWORDS_CLUSTER"):
         return False  # the usual case, without importing the cluster package
-    from cpwords.cluster.executors import cluster_option
+    from cpwords.engines.dask_cluster import cluster_option
 
     return cluster_option(cluster) is not None
 
@@ -330,6 +330,81 @@ def solve_many(
             result.stats["scores_only"] = True
         out_all.append(result)
     return out_all
+
+
+def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], *, cluster: str | None = None,
+                checkpoint: str | Path | None = None, budget: Budget | None = None,
+                progress: Progress | None = None, engine: str | None = None, seed: int | None = None,
+                time_limit: float | None = None, workers: int | None = None,
+                shard_seconds: float | None = SHARD_SECONDS, check: bool = True) -> list[Result]:
+    """Solve puzzles in shards (a batch file's documents, or one): all their shards share the
+    workers of one executor and one checkpoint.
+
+    Parameters
+    ----------
+    specs:
+        Spec objects, mappings of their fields, or YAML texts.
+    cluster:
+        ``local`` / ``local:N`` (a Dask LocalCluster of N worker processes started here, N capped
+        at the cores), a Dask scheduler address (``tcp://host:8786``), or None:
+        ``$CPWORDS_CLUSTER`` if set, else ``workers`` local worker processes of the execution
+        layer (one: this process).
+    checkpoint:
+        SQLite file keeping every finished shard; rerunning with it resumes.
+    budget, progress, engine, seed, time_limit, workers, check:
+        As for :func:`solve`.
+    shard_seconds:
+        A splittable shard running longer than this is stopped and split (None: never).
+
+    Returns
+    -------
+    One Result per spec, in order, with ``stats``: ``shards_done``, ``shards_total``,
+    ``shards_resumed``, ``shards_run``, ``shards_split``, ``shard_s_max``, ``shard_s_sum``,
+    ``cluster``, ``workers``.
+
+    Raises
+    ------
+    InputError
+        For a bad spec, cluster address or checkpoint (one of another run: the message says
+        what changed), or workers that run another cpwords version or read other data.
+
+    >>> r = solve_batch([{"kind": "letter_boxed", "sides": ["abc", "def", "ghi"], "task": "count",
+    ...                   "dictionary": {"words": ["adg", "gbe", "ehc", "cfi", "bad"]}}], workers=1)[0]
+    >>> r.count, r.stats["shards_done"], r.stats["shards_total"]
+    (1, 1, 1)
+    """
+    from cpwords.cluster.runner import run
+    from cpwords.engines.dask_cluster import cluster_option
+
+    t0 = time.perf_counter()
+    prepared: list[BaseSpec] = []
+    fresh: list[bool] = []
+    for given in specs:
+        spec = _as_spec(given)
+        fresh_seed = seed is None and spec.seed is None
+        prepared.append(with_options(spec, engine=engine, time_limit=time_limit,
+                                     seed=random.randrange(2**31) if fresh_seed else seed))
+        fresh.append(fresh_seed)
+    if budget is None:
+        run_budget = Budget(None, progress=progress or no_progress)
+    else:
+        run_budget = budget.child()
+        if progress is not None:
+            run_budget.progress = progress
+    asked = workers if workers is not None else max((s.workers for s in prepared if s.workers), default=None)
+    results = run(prepared, run_budget, cluster=cluster_option(cluster), workers=asked, checkpoint=checkpoint,
+                  shard_seconds=shard_seconds)
+    wall = round(time.perf_counter() - t0, 6)
+    for spec, result, fresh_seed in zip(prepared, results, fresh, strict=True):
+        result.stats |= {"solve_s": wall, "seed": spec.seed}
+        if fresh_seed:
+            result.stats["seed_fresh"] = True
+        if result.title is None:
+            result.title = spec.title
+        if check and result.solutions:
+            _check(puzzles.get(spec.kind), spec, result, run_budget)
+        result.stats["wall_s"] = round(time.perf_counter() - t0, 6)
+    return results
 
 
 def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Budget) -> None:

@@ -115,25 +115,33 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     shortcuts = [chosen] if chosen else ([] if command in ("solve", "schema", "dict", "serve") else list(puzzles.kinds().values()))
     for kind in shortcuts:
         if kind.cli:
-            kind.load(kind.cli)(sub, [common_options(kind, draws=kind.draws)])
+            kind.load(kind.cli)(sub, [common_options(kind, draws=kind.draws)], command_tools())
     return parser
 
 
+def command_tools() -> puzzles.CommandTools:
+    """What every kind's shortcut command is handed (the kinds never import the CLI)."""
+    from cpwords.lexicon.cli import ref_from_option
+
+    return puzzles.CommandTools(solve_and_print=solve_and_print, field_choices=field_choices,
+                                dictionary_option=ref_from_option)
+
+
 def _version() -> str:
-    from cpwords import __version__
+    from cpwords.version import __version__
 
     return f"cpwords {__version__}"
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    from cpwords.specs import json_schema
+    from cpwords.puzzles.loading import json_schema
 
     print(json.dumps(json_schema(args.kind), indent=2))
     return 0
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from cpwords.specs import load_specs, loads_specs
+    from cpwords.puzzles.loading import load_specs, loads_specs
 
     if args.file == "-":  # the puzzle on stdin; relative paths in it are read from the current folder
         specs = loads_specs(sys.stdin.read(), source="<stdin>", base_dir=Path.cwd())
@@ -239,12 +247,13 @@ def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> lis
     cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
     if checkpoint is None and cluster is None and not os.environ.get("CPWORDS_CLUSTER"):
         return None
-    from cpwords import cluster as sharding
+    from cpwords import api
+    from cpwords.engines.dask_cluster import cluster_option
 
     try:
-        if checkpoint is None and sharding.cluster_option(cluster) is None:
+        if checkpoint is None and cluster_option(cluster) is None:
             return None
-        return sharding.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
+        return api.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
     except InputError as exc:
         if cluster is None and exc.field == "--cluster":  # the address came from the environment
             raise InputError(exc.message, field="$CPWORDS_CLUSTER", value=exc.value) from None
@@ -260,6 +269,8 @@ def _shards_line(stats: dict[str, Any]) -> str:
         line += f", {stats['shards_split']} split"
     if stats.get("cluster"):
         line += f" · {stats['cluster']}"
+    if stats.get("workers_note"):
+        line += f" ({stats['workers_note']})"
     return line
 
 
@@ -364,14 +375,17 @@ def _end_now() -> None:
     """End the process at once after Ctrl-C: worker processes, one line, exit 130."""
     import multiprocessing
 
+    from cpwords.engines.workers import kill_all
+
     try:
         sys.stderr.write("cpwords: interrupted\n")
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
-    # No thread switch from here on: a process pool's handler thread would start new workers
-    # in place of the killed ones, and they would outlive us.
+    # No thread switch from here on: a thread could start new workers in place of the killed
+    # ones, and they would outlive us.
     sys.setswitchinterval(1e6)
+    kill_all()
     for child in multiprocessing.active_children():
         try:
             child.kill()
@@ -468,6 +482,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
+        args.tools = command_tools()
         code = int(args.func(args) or 0)
         sys.stdout.flush()
         return code

@@ -10,12 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Literal, Protocol, Self
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
-if TYPE_CHECKING:
-    from cpwords.engines.found import Found
+
+class SearchOutcome(Protocol):
+    """What :meth:`Result.from_search` reads of an engine's outcome
+    (:class:`cpwords.engines.found.Found`; the results know no engine)."""
+
+    answers: list[Any]
+    count: int | None
+    complete: bool
+    stopped: str | None
+    objective: float | int | None
+    message: str | None
+    stats: dict[str, Any]
+
+    @property
+    def found(self) -> bool: ...
 
 _set = object.__setattr__  # how pydantic's model_construct fills an instance
 
@@ -49,6 +62,32 @@ class Status(StrEnum):
         if complete:
             return Status.OPTIMAL if found else Status.INFEASIBLE
         return Status.FEASIBLE if found else Status.UNKNOWN
+
+
+class Difficulty(BaseModel):
+    """How hard a generated puzzle is for a player: one documented rule per kind (docs/<kind>.md).
+
+    >>> Difficulty(level="easy", score=12.5, figures={"greens": 6}).level
+    'easy'
+    """
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    level: Literal["easy", "medium", "hard"]
+    """The score's band (the kind's page gives its thresholds)."""
+    score: float
+    """0 (easiest) to 100 (hardest), from the figures by the kind's rule."""
+    figures: dict[str, int | float] = Field(default_factory=dict)
+    """The measured facts the score comes from (kind-specific names)."""
+
+
+def difficulty_level(score: float, medium: float, hard: float) -> Literal["easy", "medium", "hard"]:
+    """The band of ``score``: ``hard`` from ``hard`` up, ``medium`` from ``medium`` up, else ``easy``.
+
+    >>> difficulty_level(40, 30, 60)
+    'medium'
+    """
+    return "hard" if score >= hard else "medium" if score >= medium else "easy"
 
 
 class Solution(BaseModel):
@@ -145,7 +184,7 @@ class Result(BaseModel):
     def from_search(
         cls,
         spec: Any,
-        found: Found,
+        found: SearchOutcome,
         solutions: Sequence[Solution] = (),
         *,
         infeasible: str,
@@ -231,14 +270,14 @@ STATS: dict[str, str] = {
     "dictionary": "the dictionary, as the spec names it",
     "raw_count": "answers counted without symmetry breaking (counting tasks)",
     "method": "how a count was obtained (sum-product, inclusion-exclusion, enumeration …)",
-    "workers": "processes or solver threads used",
+    "workers": "worker processes of the execution layer used",
     "stopped": "why the search stopped early (time_limit, interrupted, limit, memory)",
     "answers_dropped": "answers found but not listed: the time limit ended the listing first",
     "unchecked_dropped": "answers found but not shown: the time limit ended their re-check first",
 }
 
 
-def _standard_message(status: Status, found: Found, what: str, infeasible: str, asked: int | None,
+def _standard_message(status: Status, found: SearchOutcome, what: str, infeasible: str, asked: int | None,
                       shown: int = 1) -> str | None:
     if status is Status.INFEASIBLE:
         return infeasible

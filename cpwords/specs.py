@@ -13,9 +13,10 @@ and :func:`letters` (one validator for letters a-z in every kind).
 
 Example
 -------
->>> spec = loads_spec("kind: ladder\\nstart: cat\\ntarget: dog\\n")
->>> spec.start, spec.engine
-('cat', 'native')
+>>> DictionaryRef.model_validate("common-5k").label()
+'common-5k'
+>>> letters("Cat")
+'cat'
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 
 import yaml
 from pydantic import (
@@ -39,9 +40,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from cpwords import puzzles
-from cpwords.errors import InputError, yaml_input_error
-from cpwords.files import MAX_FILE_BYTES, read_text
+from cpwords.errors import InputError
+from cpwords.files import MAX_FILE_BYTES
 
 MAX_YAML_BYTES = MAX_FILE_BYTES
 MAX_YAML_NODES = 500_000
@@ -198,6 +198,16 @@ class DictionaryRef(StrictModel):
         return self.model_copy(update={"exclude": list(exclude)})
 
 
+class KindTable(Protocol):
+    """What a spec needs of its kind's registry entry (:class:`cpwords.puzzles.PuzzleKind`)."""
+
+    def default_engine(self, task: str) -> str: ...
+
+    def supports(self, engine: str, task: str) -> bool: ...
+
+    def engines_for(self, task: str) -> tuple[str, ...]: ...
+
+
 class BaseSpec(StrictModel):
     """Fields every puzzle kind shares. Each kind adds its own, narrows ``kind`` and declares
     ``engine`` (``None``: the default engine of the task) and ``task``."""
@@ -211,7 +221,9 @@ class BaseSpec(StrictModel):
     time_limit: float | None = Field(default=None, gt=0)
     """Stop after this many seconds and report the best answer found so far."""
     workers: int | None = Field(default=None, ge=1)
-    """Parallel workers for engines that can use them; capped at the machine's cores. Default: the engine's choice."""
+    """Local worker processes of the execution layer for work that runs in parallel (counts, shards,
+    chains), capped at the machine's cores. Default: one per core, at most 8. A CP-SAT solve is one
+    worker: its search threads are the engine's own choice."""
 
     _source: str | None = PrivateAttr(default=None)
     _lines: dict[str, int] = PrivateAttr(default_factory=dict)
@@ -222,9 +234,15 @@ class BaseSpec(StrictModel):
         @property
         def task(self) -> str: ...
 
+    @classmethod
+    def descriptor(cls) -> KindTable | None:
+        """The kind's entry in the registry (its engines and tasks): each kind's spec class names
+        it, so that the specs never import the kinds."""
+        return None
+
     @model_validator(mode="after")
     def _engine_performs_task(self) -> BaseSpec:
-        kind = puzzles.kinds().get(self.kind)
+        kind = type(self).descriptor()
         if kind is None:
             return self
         task = self.task
@@ -250,16 +268,6 @@ class BaseSpec(StrictModel):
             return exc
         top = (exc.field or "").split(".")[0].split("[")[0]
         return exc.located(source=self._source, line=self._lines.get(top))
-
-
-def spec_class(kind: str) -> type[BaseSpec]:
-    """The spec class of a kind; raises InputError naming the known kinds."""
-    return puzzles.get(kind).spec_class()
-
-
-def all_spec_classes() -> list[type[BaseSpec]]:
-    """Spec classes of every registered kind, in registry order."""
-    return [k.spec_class() for k in puzzles.kinds().values()]
 
 
 # ---------------------------------------------------------------- YAML in
@@ -447,132 +455,8 @@ def _allowed_fields(cls: type[BaseModel], parent: list[Any]) -> list[str]:
     return sorted(model.model_fields)
 
 
-def parse_spec(
-    data: Any,
-    *,
-    source: str | None = None,
-    base_dir: Path | None = None,
-    node: yaml.Node | None = None,
-    allow_files: bool = True,
-) -> BaseSpec:
-    """Validate one YAML document (already parsed to Python data) into the spec of its kind.
-
-    ``allow_files=False`` refuses every field that names a file (for specs from the web).
-    """
-    line = node.start_mark.line + 1 if node is not None else None
-    if not isinstance(data, dict):
-        raise InputError(
-            "a puzzle must be a mapping of fields with a 'kind' field",
-            source=source,
-            line=line,
-            value=data,
-        )
-    if "kind" not in data:
-        raise InputError(
-            f"field 'kind' is missing; known kinds: {', '.join(puzzles.kinds())}",
-            source=source,
-            line=line,
-        )
-    kind = data["kind"]
-    try:
-        cls = spec_class(str(kind))
-    except InputError as exc:
-        raise exc.located(source=source, line=_line_of(node, ["kind"])) from None
-    try:
-        spec = cls.model_validate(data, context={"base_dir": base_dir, "source": source,
-                                                 "allow_files": allow_files})
-    except ValidationError as exc:
-        raise _validation_to_input_error(exc, cls, source, node) from None
-    except InputError as exc:
-        raise exc.located(source=source, line=line) from None
-    except RecursionError:
-        raise InputError("the puzzle is nested too deeply", source=source, line=line) from None
-    spec._source = source
-    if isinstance(node, yaml.MappingNode):
-        spec._lines = {k.value: v.start_mark.line + 1 for k, v in node.value if isinstance(k, yaml.ScalarNode)}
-    return spec
-
-
-def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = None,
-                allow_files: bool = True) -> list[BaseSpec]:
-    """Every puzzle of a YAML text (documents separated by ``---`` form a batch)."""
-    if len(text.encode("utf-8", "replace")) > MAX_YAML_BYTES:
-        raise InputError(f"the YAML text is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB", source=source)
-    text = text.removeprefix("\ufeff")
-    try:
-        # An empty document (a file ending in ``---``) holds no puzzle: skipped, not an error.
-        nodes = [n for n in yaml.compose_all(text, Loader=_Loader) if n is not None and not _empty(n)]
-    except RecursionError:
-        raise InputError("the YAML document is nested too deeply", source=source) from None
-    except yaml.YAMLError as exc:
-        raise yaml_input_error(exc, source) from None
-    if not nodes:
-        raise InputError("the file holds no puzzle (it is empty); start with a 'kind:' line", source=source)
-    specs = []
-    for node in nodes:
-        if _expanded_size(node, {}) > MAX_YAML_NODES:
-            raise InputError(
-                f"the YAML document expands to more than {MAX_YAML_NODES:,} values (alias bomb?)",
-                source=source, line=node.start_mark.line + 1,
-            )
-        try:
-            data = _Loader(text).construct_document(node)
-        except yaml.YAMLError as exc:
-            raise yaml_input_error(exc, source) from None
-        specs.append(parse_spec(data, source=source, base_dir=base_dir, node=node, allow_files=allow_files))
-    return specs
-
-
-def loads_spec(text: str, *, source: str = "<string>", base_dir: Path | None = None,
-               allow_files: bool = True) -> BaseSpec:
-    """The single puzzle of a YAML text; a batch of several is an error here."""
-    specs = loads_specs(text, source=source, base_dir=base_dir, allow_files=allow_files)
-    if len(specs) != 1:
-        raise InputError(f"expected one puzzle, found {len(specs)}", source=source)
-    return specs[0]
-
-
-def _read(path: str | Path) -> tuple[str, str, Path]:
-    p = Path(path)
-    text = read_text(p, what="puzzle file", max_bytes=MAX_YAML_BYTES)
-    return text, str(p), p.resolve().parent
-
-
-def load_specs(path: str | Path) -> list[BaseSpec]:
-    """Every puzzle of a YAML file (a file may hold several documents: a batch)."""
-    text, source, base = _read(path)
-    return loads_specs(text, source=source, base_dir=base)
-
-
-def load_spec(path: str | Path) -> BaseSpec:
-    """The single puzzle of a YAML file."""
-    text, source, base = _read(path)
-    return loads_spec(text, source=source, base_dir=base)
-
-
 def dump_spec(spec: BaseSpec) -> str:
     """The spec as YAML (fields left at their default are omitted)."""
     data = spec.model_dump(mode="json", exclude_defaults=True)
     data = {"kind": spec.kind, **{k: v for k, v in data.items() if k != "kind"}}
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
-
-
-def json_schema(kind: str | None = None) -> dict[str, Any]:
-    """JSON Schema of one kind's spec, or of all kinds (one of them, selected by ``kind``)."""
-    from pydantic import TypeAdapter
-
-    if kind is not None:
-        return spec_class(kind).model_json_schema()
-    classes = all_spec_classes()
-    if not classes:
-        return {"title": "cpwords puzzle", "oneOf": []}
-    if len(classes) == 1:
-        return classes[0].model_json_schema()
-    import functools
-    import operator
-    from typing import Annotated
-
-    union: Any = Annotated[functools.reduce(operator.or_, classes), Field(discriminator="kind")]
-    schema = TypeAdapter(union).json_schema()
-    schema["title"] = "cpwords puzzle"
-    return schema

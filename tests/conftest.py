@@ -6,6 +6,7 @@ the suite runs against the installed package, with the repository root off ``sys
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,32 @@ def shared_file(name: str) -> Path:
     if not path.is_file():
         pytest.skip(f"../shared/data/{name} is not present")
     return path
+
+
+def _processes() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, state) of every process, read from /proc."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            out[int(entry)] = (int(fields[1]), fields[0])
+    return out
+
+
+def descendants(pid: int) -> set[int]:
+    """Running (not zombie) processes below ``pid``."""
+    table = _processes()
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {p for p, (parent, state) in table.items() if parent in frontier and state != "Z"} - found
+        found |= frontier
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    table = _processes()
+    return {p for p in pids if p in table and table[p][1] != "Z"}

@@ -9,9 +9,9 @@ import pytest
 import cpwords
 from cpwords import api
 from cpwords.errors import InputError
+from cpwords.puzzles.loading import parse_spec
 from cpwords.puzzles.ruzzle.solution import RuzzleSolution
 from cpwords.results import Result, Solution
-from cpwords.specs import parse_spec
 
 BOARD = {"kind": "ruzzle", "grid": ["cats", "dogs", "quite", "emus"], "bonuses": "ruzzle-4x4",
          "dictionary": "scowl-35"}

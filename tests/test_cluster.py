@@ -13,11 +13,17 @@ from typing import Any
 import pytest
 
 import cpwords
-from cpwords import cluster
+from cpwords import api
 from cpwords.cluster.checkpoint import shard_times
+from cpwords.engines import dask_cluster as executors
 from cpwords.engines.budget import Budget
 from cpwords.errors import InputError
 from cpwords.puzzles.letter_boxed.shards import census
+
+
+def sharded(spec: Any, **options: Any) -> cpwords.Result:
+    """One spec solved in shards (:func:`cpwords.api.solve_batch`)."""
+    return api.solve_batch([spec], **options)[0]
 
 BOARD = {"kind": "prefix_suffix_board", "dictionary": "common-5k", "task": "count_boards", "seed": 1}
 GRID = {"kind": "word_grid", "shape": "ring-3x3", "task": "count", "dictionary": "common-5k", "seed": 1}
@@ -56,7 +62,7 @@ def stopping_after(n: int, budget_box: list[Budget]) -> Callable[..., Any]:
 def test_board_counts_equal_the_native_count(board_truth: dict[str, Any], task: str, workers: int,
                                              cap: float | None) -> None:
     truth = board_truth[task]
-    r = cluster.solve({**BOARD, "task": task}, workers=workers, shard_seconds=cap)
+    r = sharded({**BOARD, "task": task}, workers=workers, shard_seconds=cap)
     assert (r.status.value, r.count, r.count_exact) == ("optimal", truth.count, True)
     assert r.stats["raw_count"] == truth.stats["raw_count"]
     assert r.stats["shards_done"] == r.stats["shards_total"] >= 2
@@ -70,15 +76,15 @@ def test_native_workers_agree_with_the_shards(board_truth: dict[str, Any]) -> No
 @pytest.mark.parametrize("spec", [GRID, GRID_5X5])
 def test_grid_count_is_the_sum_of_its_terms(spec: dict[str, Any]) -> None:
     truth = cpwords.solve(spec)
-    r = cluster.solve(spec, workers=2, shard_seconds=0.002)  # tiny cap: ranges of terms get split
+    r = sharded(spec, workers=2, shard_seconds=0.002)  # tiny cap: ranges of terms get split
     assert (r.count, r.stats["raw_count"], r.count_exact) == (truth.count, truth.stats["raw_count"], True)
     assert r.stats["method"] == "sum-product" and r.stats["fixed_points"] == truth.stats["fixed_points"]
 
 
 def test_best_board_depends_on_the_seed_only() -> None:
     one = cpwords.solve(RUZZLE)
-    a = cluster.solve(RUZZLE, workers=1)
-    b = cluster.solve(RUZZLE, workers=2)
+    a = sharded(RUZZLE, workers=1)
+    b = sharded(RUZZLE, workers=2)
     assert a.stats["grid"] == b.stats["grid"] and a.objective == b.objective
     assert a.stats["chain_values"][0] == one.objective  # chain 0 is the one-process search
     assert a.objective == max(a.stats["chain_values"]) >= one.objective
@@ -88,7 +94,7 @@ def test_best_board_depends_on_the_seed_only() -> None:
 def test_letter_boxed_batch_counts_every_box() -> None:
     boxes = census(8, seed=2, dictionary="common-5k", max_words=3)
     truth = [cpwords.solve(b, seed=1) for b in boxes]
-    results = cluster.solve_batch(boxes, workers=2)
+    results = api.solve_batch(boxes, workers=2)
     assert [r.count for r in results] == [t.count for t in truth]
     assert [r.stats["count_by_words"] for r in results] == [t.stats["count_by_words"] for t in truth]
     assert [r.status for r in results] == [t.status for t in truth]
@@ -96,7 +102,7 @@ def test_letter_boxed_batch_counts_every_box() -> None:
 
 def test_a_task_without_shards_runs_whole() -> None:
     spec = {"kind": "letter_boxed", "sides": ["lme", "iuf", "wcb", "oas"], "task": "min_words", "seed": 1}
-    r = cluster.solve(spec)
+    r = sharded(spec)
     assert r.solved and [s.words for s in r.solutions] == [s.words for s in cpwords.solve(spec).solutions]
     assert type(r.solutions[0]).__name__ == "LetterBoxedSolution" and r.stats["shards_total"] == 1
 
@@ -107,16 +113,16 @@ def test_stop_then_resume_from_the_checkpoint(tmp_path: Path, board_truth: dict[
     box: list[Budget] = []
     run = Budget(None, progress=stopping_after(2, box))
     box.append(run)
-    stopped = cluster.solve(BOARD, workers=1, checkpoint=path, budget=run, shard_seconds=0.005)
+    stopped = sharded(BOARD, workers=1, checkpoint=path, budget=run, shard_seconds=0.005)
     assert stopped.count_exact is False and stopped.stats["stopped"] == "interrupted"
     assert stopped.count < truth.count
     kept = len(shard_times(path))
     assert 0 < kept == stopped.stats["shards_done"] < stopped.stats["shards_total"]
-    resumed = cluster.solve(BOARD, workers=2, checkpoint=path, shard_seconds=0.005)
+    resumed = sharded(BOARD, workers=2, checkpoint=path, shard_seconds=0.005)
     assert (resumed.count, resumed.count_exact) == (truth.count, True)
     assert resumed.stats["shards_resumed"] == kept
     assert resumed.stats["shards_run"] == resumed.stats["shards_total"] - kept < resumed.stats["shards_total"]
-    again = cluster.solve(BOARD, checkpoint=path)
+    again = sharded(BOARD, checkpoint=path)
     assert (again.count, again.stats["shards_run"]) == (truth.count, 0)
 
 
@@ -125,37 +131,37 @@ def test_a_changed_spec_or_dictionary_is_refused(tmp_path: Path) -> None:
     words.write_text("water\nlater\nwader\nlader\nwager\nlager\n", encoding="utf-8")
     spec = {**BOARD, "dictionary": {"path": str(words)}}
     path = tmp_path / "run.sqlite"
-    cluster.solve(spec, checkpoint=path)
+    sharded(spec, checkpoint=path)
     # what cannot change an answer may change
-    assert cluster.solve({**spec, "time_limit": 50, "seed": 9}, checkpoint=path).stats["shards_run"] == 0
+    assert sharded({**spec, "time_limit": 50, "seed": 9}, checkpoint=path).stats["shards_run"] == 0
     with pytest.raises(InputError, match="field suffix_length changed"):
-        cluster.solve({**spec, "suffix_length": [2, 2]}, checkpoint=path)
+        sharded({**spec, "suffix_length": [2, 2]}, checkpoint=path)
     words.write_text("water\nlater\nwader\n", encoding="utf-8")
     with pytest.raises(InputError, match="content of dictionary changed") as info:
-        cluster.solve(spec, checkpoint=path)
+        sharded(spec, checkpoint=path)
     assert "\n" not in info.value.one_line() and "--checkpoint" in info.value.one_line()
 
 
 def test_a_seeded_search_names_the_seed_to_resume(tmp_path: Path) -> None:
     path = tmp_path / "ruzzle.sqlite"
-    cluster.solve({**RUZZLE, "iterations": 5}, checkpoint=path)
+    sharded({**RUZZLE, "iterations": 5}, checkpoint=path)
     with pytest.raises(InputError, match="pass --seed 3 to resume"):
-        cluster.solve({**RUZZLE, "iterations": 5, "seed": 4}, checkpoint=path)
+        sharded({**RUZZLE, "iterations": 5, "seed": 4}, checkpoint=path)
 
 
 def test_nothing_is_written_over_a_file_that_is_not_a_checkpoint(tmp_path: Path) -> None:
     precious = tmp_path / "puzzle.yaml"
     precious.write_text("kind: ladder\n", encoding="utf-8")
     with pytest.raises(InputError, match="not a cpwords checkpoint"):
-        cluster.solve(BOARD, checkpoint=precious)
+        sharded(BOARD, checkpoint=precious)
     assert precious.read_text(encoding="utf-8") == "kind: ladder\n"
     with pytest.raises(InputError, match="folder does not exist"):
-        cluster.solve(BOARD, checkpoint=tmp_path / "missing" / "run.sqlite")
+        sharded(BOARD, checkpoint=tmp_path / "missing" / "run.sqlite")
 
 
 def test_the_checkpoint_keeps_exact_big_integers(tmp_path: Path) -> None:
     path = tmp_path / "run.sqlite"
-    cluster.solve(BOARD, checkpoint=path)
+    sharded(BOARD, checkpoint=path)
     db = sqlite3.connect(path)
     rows = db.execute("SELECT partial, seconds, worker FROM shards").fetchall()
     db.close()
@@ -163,19 +169,19 @@ def test_the_checkpoint_keeps_exact_big_integers(tmp_path: Path) -> None:
 
 
 def test_a_time_limit_gives_a_lower_bound(board_truth: dict[str, Any]) -> None:
-    r = cluster.solve({**BOARD, "dictionary": "common-10k"}, workers=1, time_limit=0.3)
+    r = sharded({**BOARD, "dictionary": "common-10k"}, workers=1, time_limit=0.3)
     assert r.count_exact is False and r.stats["stopped"] == "time_limit"
     assert r.stats["wall_s"] < 2.5
 
 
 def test_bad_cluster_options_are_input_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(InputError, match="local:N"):
-        cluster.solve(BOARD, cluster="local:x")
-    monkeypatch.setenv(cluster.ENV, "off")
-    assert cluster.cluster_option(None) is None
-    monkeypatch.setenv(cluster.ENV, "tcp://127.0.0.1:1")
-    assert cluster.cluster_option(None) == "tcp://127.0.0.1:1"
-    assert cluster.cluster_option("none") is None
+        sharded(BOARD, cluster="local:x")
+    monkeypatch.setenv(executors.ENV, "off")
+    assert executors.cluster_option(None) is None
+    monkeypatch.setenv(executors.ENV, "tcp://127.0.0.1:1")
+    assert executors.cluster_option(None) == "tcp://127.0.0.1:1"
+    assert executors.cluster_option("none") is None
 
 
 def test_the_api_and_the_command_line_take_the_cluster_options(monkeypatch: pytest.MonkeyPatch,
@@ -187,11 +193,11 @@ def test_the_api_and_the_command_line_take_the_cluster_options(monkeypatch: pyte
     assert (r.count, r.count_exact, r.stats["shards_done"]) == (board_truth["count_boards"].count, True,
                                                                   len(shard_times(path)))
     assert "shards_total" not in cpwords.solve(BOARD).stats  # without the options: the kind's own solve
-    monkeypatch.setenv(cluster.ENV, "local:x")  # the variable is read when the call names no cluster
+    monkeypatch.setenv(executors.ENV, "local:x")  # the variable is read when the call names no cluster
     with pytest.raises(InputError, match="local:N"):
         cpwords.solve(BOARD)
     assert main([*_board_file(tmp_path), "--cluster", "off", "--json"]) == 0  # the option wins
-    monkeypatch.delenv(cluster.ENV)
+    monkeypatch.delenv(executors.ENV)
     assert main([*_board_file(tmp_path), "--cluster", "local:0"]) == 2
 
 

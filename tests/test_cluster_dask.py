@@ -18,12 +18,18 @@ from typing import Any
 import pytest
 
 import cpwords
-from cpwords import cluster
+from cpwords import api
 from cpwords.cluster.checkpoint import shard_times
+from cpwords.engines import dask_cluster as executors
 from cpwords.engines.budget import Budget
 from cpwords.puzzles.letter_boxed.shards import census
 
 distributed = pytest.importorskip("distributed")
+
+
+def sharded(spec: Any, **options: Any) -> cpwords.Result:
+    """One spec solved in shards (:func:`cpwords.api.solve_batch`)."""
+    return api.solve_batch([spec], **options)[0]
 
 BOARD = {"kind": "prefix_suffix_board", "dictionary": "common-5k", "task": "count_boards", "seed": 1}
 BIG_BOARD = {**BOARD, "dictionary": "common-10k"}
@@ -77,12 +83,12 @@ def on_advance(n: int, action: Callable[[], None]) -> Callable[..., Any]:
 def test_local_cluster_gives_the_one_process_answers() -> None:
     boxes = census(6, seed=3, dictionary="common-5k", max_words=3)
     specs: list[Any] = [BOARD, {**BOARD, "task": "count_suffix_sets"}, GRID, RUZZLE, *boxes]
-    results = cluster.solve_batch(specs, cluster="local:2", shard_seconds=0.005)
+    results = api.solve_batch(specs, cluster="local:2", shard_seconds=0.005)
     native = [cpwords.solve(s, workers=1, seed=1) for s in (BOARD, {**BOARD, "task": "count_suffix_sets"}, GRID)]
     for r, t in zip(results[:3], native, strict=True):
         assert (r.count, r.stats["raw_count"], r.count_exact) == (t.count, t.stats["raw_count"], True)
         assert r.stats["cluster"] == "Dask LocalCluster of 2 workers" and r.stats["workers"] == 2
-    reference = cluster.solve(RUZZLE, workers=1)
+    reference = sharded(RUZZLE, workers=1)
     assert (results[3].stats["grid"], results[3].objective) == (reference.stats["grid"], reference.objective)
     assert [r.count for r in results[4:]] == [cpwords.solve(b, seed=1).count for b in boxes]
 
@@ -115,12 +121,12 @@ def test_stop_and_resume_on_a_remote_cluster(local_cluster: tuple[str, Any], big
     run = Budget(None)
     run.progress = on_advance(3, lambda: run.stop("interrupted"))
     t0 = time.monotonic()
-    stopped = cluster.solve(BIG_BOARD, cluster=address, checkpoint=path, budget=run)
+    stopped = sharded(BIG_BOARD, cluster=address, checkpoint=path, budget=run)
     assert time.monotonic() - t0 < 20
     assert stopped.count_exact is False and stopped.stats["stopped"] == "interrupted"
     kept = len(shard_times(path))
     assert kept == stopped.stats["shards_done"] >= 3
-    resumed = cluster.solve(BIG_BOARD, cluster=address, checkpoint=path)
+    resumed = sharded(BIG_BOARD, cluster=address, checkpoint=path)
     assert (resumed.count, resumed.count_exact) == (big_truth, True)
     assert resumed.stats["shards_resumed"] == kept and resumed.stats["shards_run"] < resumed.stats["shards_total"]
 
@@ -176,10 +182,10 @@ def test_cluster_address_from_the_command_line(dask_processes: str, tmp_path: Pa
     puzzle = tmp_path / "board.yaml"
     puzzle.write_text("kind: prefix_suffix_board\ndictionary: common-5k\ntask: count_boards\n", encoding="utf-8")
     checkpoint = tmp_path / "board.sqlite"
-    env = {**os.environ, cluster.ENV: dask_processes}
+    env = {**os.environ, executors.ENV: dask_processes}
     args = [str(BIN / "cpwords"), "solve", str(puzzle), "--cluster", dask_processes,
             "--checkpoint", str(checkpoint), "--json"]
-    env[cluster.ENV] = "tcp://127.0.0.1:1"  # the option wins over the variable
+    env[executors.ENV] = "tcp://127.0.0.1:1"  # the option wins over the variable
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)

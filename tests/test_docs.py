@@ -285,7 +285,8 @@ def test_doc_python_snippet(block: Block, folder: Path) -> None:
 
 @pytest.mark.parametrize("block", YAML, ids=lambda b: b.where)
 def test_doc_yaml(block: Block, folder: Path) -> None:
-    from cpwords.specs import DictionaryRef, loads_specs
+    from cpwords.puzzles.loading import loads_specs
+    from cpwords.specs import DictionaryRef
 
     _provide(block, folder)
     if re.search(r"^kind:", block.text, re.M):

@@ -8,21 +8,21 @@ from pathlib import Path
 import pytest
 
 import cpwords
-from cpwords import cli, specs, verify
-from cpwords.puzzles import kinds
+from cpwords import cli, verify
+from cpwords.puzzles import kinds, loading
 from cpwords.results import Result
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml"))
 
 
 def test_every_kind_has_an_example() -> None:
-    kinds_with_examples = {s.kind for path in EXAMPLES for s in specs.load_specs(path)}
+    kinds_with_examples = {s.kind for path in EXAMPLES for s in loading.load_specs(path)}
     assert set(kinds()) <= kinds_with_examples
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_example_solves_and_verifies(path: Path) -> None:
-    for spec in specs.load_specs(path):
+    for spec in loading.load_specs(path):
         result = cpwords.solve(spec, seed=7)
         assert result.status.solved, (path.name, result.status, result.message)
         assert verify.check(spec, result) == []

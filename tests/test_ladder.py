@@ -74,7 +74,7 @@ def test_sgb_chaos_order_needs_12_steps(sgb_spec_data):
 
 
 def _spec(data: dict) -> LadderSpec:
-    from cpwords.specs import parse_spec
+    from cpwords.puzzles.loading import parse_spec
 
     return parse_spec(data)  # type: ignore[return-value]
 

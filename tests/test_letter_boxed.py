@@ -10,8 +10,8 @@ from cpwords import api, verify
 from cpwords.cli import main
 from cpwords.errors import InputError
 from cpwords.puzzles.letter_boxed.render import box_text
+from cpwords.puzzles.loading import loads_spec, parse_spec
 from cpwords.results import Result, Status
-from cpwords.specs import loads_spec, parse_spec
 
 DAILY = ["lme", "iuf", "wcb", "oas"]
 

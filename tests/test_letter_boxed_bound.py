@@ -21,8 +21,8 @@ from cpwords.engines.budget import Budget
 from cpwords.lexicon import Lexicon
 from cpwords.puzzles.letter_boxed import cpsat, reach, sat
 from cpwords.puzzles.letter_boxed.words import Box, WordTable, playable_words
+from cpwords.puzzles.loading import parse_spec
 from cpwords.results import Status
-from cpwords.specs import parse_spec
 
 
 def _table(puzzle: dict) -> WordTable:

@@ -117,7 +117,7 @@ def test_lazy_enumeration_matches_counts() -> None:
 
 
 def _spec(puzzle: dict, **fields: object):  # type: ignore[no-untyped-def]
-    from cpwords.specs import parse_spec
+    from cpwords.puzzles.loading import parse_spec
 
     return parse_spec({**puzzle, **fields})
 

@@ -7,7 +7,7 @@ import time
 import pytest
 
 import cpwords
-from cpwords.specs import parse_spec
+from cpwords.puzzles.loading import parse_spec
 
 BIG_24 = ["abc", "def", "ghi", "jkl", "mno", "pqr", "stu", "vwx"]
 

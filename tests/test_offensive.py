@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 import cpwords
-from cpwords import specs
 from cpwords.lexicon import offensive_words
 from cpwords.lexicon.exclude import GENERATING_EXCLUDE
+from cpwords.puzzles import loading
 from cpwords.verify import verify
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml"))
@@ -41,7 +41,7 @@ def test_the_list_holds_what_the_examples_used_to_print() -> None:
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_no_example_result_contains_an_offensive_word(path: Path) -> None:
     bad = offensive_words()
-    for spec in specs.load_specs(path):
+    for spec in loading.load_specs(path):
         result = cpwords.solve(spec, seed=spec.seed if spec.seed is not None else 7)
         assert not shown_words(result) & bad, path.name
 
@@ -65,7 +65,7 @@ def test_generate_with_exclude_offensive_never_shows_one(kind: str) -> None:
     data["dictionary"] = {"name": data["dictionary"], "exclude": ["offensive"]}
     result = cpwords.solve(data, seed=2)
     assert result.solutions and not shown_words(result) & bad
-    verify(specs.parse_spec(data), result)  # raises when an answer breaks the rules
+    verify(loading.parse_spec(data), result)  # raises when an answer breaks the rules
 
 
 @pytest.mark.parametrize("kind", GENERATE)
@@ -84,7 +84,7 @@ def test_generate_leaves_offensive_words_out_by_default(kind: str, monkeypatch: 
     monkeypatch.setattr(sources, "_load_cached", watch)
     result = cpwords.solve(GENERATE[kind], seed=1)
     assert result.solutions and not shown_words(result) & offensive_words()
-    verify(specs.parse_spec(GENERATE[kind]), result)
+    verify(loading.parse_spec(GENERATE[kind]), result)
     assert any(f'"exclude":["{GENERATING_EXCLUDE[0]}"]' in key for key in loaded), loaded
 
 
@@ -120,8 +120,8 @@ def test_web_pages_leave_them_out_for_every_task() -> None:
     and an explicit ``exclude`` kept."""
     from cpwords.lexicon import chosen_for_others
 
-    board = specs.parse_spec({"kind": "ruzzle", "grid": ["AB", "CD"], "dictionary": "scowl-70"})
+    board = loading.parse_spec({"kind": "ruzzle", "grid": ["AB", "CD"], "dictionary": "scowl-70"})
     assert chosen_for_others(board).dictionary.exclude == list(GENERATING_EXCLUDE)
     assert board.dictionary.exclude is None  # the user's spec is not changed
-    kept = specs.parse_spec({"kind": "ruzzle", "grid": ["AB", "CD"], "dictionary": {"name": "scowl-70", "exclude": []}})
+    kept = loading.parse_spec({"kind": "ruzzle", "grid": ["AB", "CD"], "dictionary": {"name": "scowl-70", "exclude": []}})
     assert chosen_for_others(kept).dictionary.exclude == []

@@ -11,8 +11,9 @@ import pytest
 from cpwords import puzzles
 from cpwords.cli import field_choices, main
 from cpwords.engines.found import Found
+from cpwords.puzzles.loading import parse_spec
 from cpwords.results import Solution
-from cpwords.specs import BaseSpec, parse_spec
+from cpwords.specs import BaseSpec
 
 KINDS = list(puzzles.kinds().values())
 
@@ -25,7 +26,9 @@ def _literal_values(spec_class: type[BaseSpec], name: str) -> set[str]:
 def test_descriptor_parts_load_and_agree(kind: puzzles.PuzzleKind) -> None:
     spec_class = kind.spec_class()
     assert issubclass(spec_class, BaseSpec) and issubclass(kind.solution_class(), Solution)
-    assert callable(kind.load(kind.checker)) and callable(kind.load(kind.solver))
+    hooks = kind.load(kind.pipeline)
+    assert callable(kind.load(kind.checker)) and callable(hooks.prepare) and callable(hooks.result)
+    assert spec_class.descriptor() is kind  # the spec names its registry entry
     assert hasattr(kind.render_module(), "render")
     assert hasattr(kind.render_module(), "svg") == kind.draws
     # The spec's engine choices are exactly the capability table's engines.
@@ -114,3 +117,11 @@ def test_json_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:
                  ["schema", "ladder", "--json"], ["ladder", "cold", "warm", "--json", "--seed", "1"]):
         assert main(argv) == 0, argv
         json.loads(capsys.readouterr().out)
+
+
+def test_an_engine_that_does_not_perform_a_task_is_a_clear_error() -> None:
+    kind = puzzles.get("word_grid")
+    with pytest.raises(puzzles.UnsupportedTask, match="engines that do: cpsat"):
+        kind.task_function("native", "unscramble")
+    with pytest.raises(puzzles.UnsupportedTask, match="its tasks"):
+        kind.default_engine("fly")

@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 
 from cpwords import api, verify
 from cpwords.lexicon import Lexicon, load_lexicon
+from cpwords.puzzles.loading import parse_spec
 from cpwords.puzzles.ruzzle.active import DictionaryIndex, active_words, word_paths
 from cpwords.puzzles.ruzzle.annealing import LETTER_FREQUENCIES
 from cpwords.puzzles.ruzzle.board import Board, boggle_points, king_neighbours, parse_row, path_score
 from cpwords.puzzles.ruzzle.paths import HashedDictionary, count_paths, enumerate_words
 from cpwords.puzzles.ruzzle.solution import RuzzleSolution
 from cpwords.puzzles.ruzzle.trie import build_trie, load_trie, trie_words
-from cpwords.specs import parse_spec
 
 LETTERS, WEIGHTS = list(LETTER_FREQUENCIES), list(LETTER_FREQUENCIES.values())
 

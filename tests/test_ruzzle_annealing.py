@@ -8,11 +8,11 @@ import pytest
 from cpwords import api, verify
 from cpwords.engines.budget import Budget
 from cpwords.lexicon import load_lexicon
+from cpwords.puzzles.loading import parse_spec
 from cpwords.puzzles.ruzzle import annealing
 from cpwords.puzzles.ruzzle.annealing import best_board, bonus_cells_of
 from cpwords.puzzles.ruzzle.board import Board
 from cpwords.puzzles.ruzzle.scoring import BoardScorer
-from cpwords.specs import parse_spec
 
 
 def _spec(**extra: object) -> object:

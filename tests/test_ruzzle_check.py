@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpwords import api
+from cpwords.puzzles.loading import parse_spec
 from cpwords.puzzles.ruzzle.check import check, check_all
 from cpwords.puzzles.ruzzle.solution import RuzzleSolution
 from cpwords.results import Result
-from cpwords.specs import parse_spec
 
 WORDS = ["cat", "cats", "act", "acts", "scat", "east", "eats", "seat", "sat", "set", "tea", "teas", "ate", "eta",
          "sea", "seas", "tat", "tats", "state", "taste", "quit", "quite", "quiet", "suit", "sect", "case", "aces",

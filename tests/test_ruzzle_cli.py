@@ -9,9 +9,9 @@ import pytest
 
 from cpwords import verify
 from cpwords.cli import main
+from cpwords.puzzles.loading import load_specs
 from cpwords.puzzles.ruzzle.solution import RuzzleSolution
 from cpwords.results import Result
-from cpwords.specs import load_specs
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SMALL = ["--dict", "common-10k"]

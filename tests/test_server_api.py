@@ -34,10 +34,10 @@ from test_robustness import FILES  # the CLI's sweep of bad inputs
 import cpwords
 from cpwords import cli, puzzles
 from cpwords.errors import InputError
+from cpwords.puzzles.loading import json_schema
 from cpwords.server import ServerConfig, create_app
 from cpwords.server import cli as serve_cli
 from cpwords.server.config import MAX_BODY_BYTES, MAX_INLINE_WORDS, PAGES_DIR
-from cpwords.specs import json_schema
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: A long job: counting every board of common-20k takes well over a minute on one core.

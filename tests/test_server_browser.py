@@ -283,6 +283,38 @@ def test_word_grid_unscramble_swaps_one_by_one(server: str, browser: Any, shots:
     no_errors(browser)
 
 
+def test_word_grid_puzzle_and_reveal(server: str, browser: Any, shots: Path) -> None:
+    """Make a puzzle: a coloured board with its par; Reveal steps through the proven-fewest swaps."""
+    open_page(browser, f"{server}/kind/word_grid", "#grid-editor input")
+    by_id(browser, "par").send_keys("6")
+    by_id(browser, "grid-puzzle").click()
+    until(browser, lambda d: css(d, "#puzzle-board .cell"))
+    tiles = [c for c in css(browser, "#puzzle-board .cell") if "black" not in c.get_attribute("class")]
+    assert len(tiles) == 21 and {t.get_attribute("data-color") for t in tiles} <= {"g", "y", "-"}
+    assert css(browser, ".puzzle h3")[0].text.startswith("Par 6 swaps")
+    assert not css(browser, "#swap-board")  # the answer stays hidden until asked for
+    shot(browser, shots, "word_grid-puzzle")
+    by_id(browser, "puzzle-reveal").click()
+    until(browser, lambda d: css(d, "#swap-next"))
+    for _ in range(6):
+        by_id(browser, "swap-next").click()
+    assert by_id(browser, "swap-label").text.endswith("solved.")
+    no_errors(browser)
+
+
+def test_ladder_puzzle_and_reveal(server: str, browser: Any) -> None:
+    open_page(browser, f"{server}/kind/ladder", "#ladder-puzzle-form")
+    par = by_id(browser, "puzzle-par")
+    par.clear()
+    par.send_keys("4")
+    by_id(browser, "ladder-puzzle").click()
+    until(browser, lambda d: css(d, "#puzzle-pair"))
+    assert "→" in by_id(browser, "puzzle-pair").text and not css(browser, "section.ladder-box")
+    by_id(browser, "puzzle-reveal").click()
+    until(browser, lambda d: len(css(d, "section.ladder-box .ladder-word")) == 5)
+    no_errors(browser)
+
+
 def test_board_solve_and_a_count_job_cancelled(server: str, browser: Any, shots: Path) -> None:
     from selenium.webdriver.support.ui import Select
 

@@ -16,9 +16,9 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
+from conftest import alive, descendants
 
 #: Seconds from the signal to the exit: the one-second grace plus process teardown, on a busy machine.
 BOUND_S = 2.5
@@ -64,35 +64,6 @@ def test_every_engine_that_can_run_long_has_a_case() -> None:
             continue
         for engine in kind.engines:
             assert (kind.command, engine) in covered, (kind.command, engine)
-
-
-def _processes() -> dict[int, tuple[int, str]]:
-    """pid -> (parent pid, state) of every process, read from /proc."""
-    out = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            out[int(entry)] = (int(fields[1]), fields[0])
-    return out
-
-
-def descendants(pid: int) -> set[int]:
-    """Running (not zombie) processes below ``pid``."""
-    table = _processes()
-    found: set[int] = set()
-    frontier = {pid}
-    while frontier:
-        frontier = {p for p, (parent, state) in table.items() if parent in frontier and state != "Z"} - found
-        found |= frontier
-    return found
-
-
-def alive(pids: set[int]) -> set[int]:
-    table = _processes()
-    return {p for p in pids if p in table and table[p][1] != "Z"}
 
 
 def interrupt(argv: list[str], sig: signal.Signals, *, group: bool, children: int = 0) -> tuple[int, float, str, set[int]]:

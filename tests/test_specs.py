@@ -13,7 +13,7 @@ from pydantic import Field
 
 from cpwords import cli, puzzles, specs
 from cpwords.errors import InputError
-from cpwords.puzzles import PuzzleKind
+from cpwords.puzzles import PuzzleKind, loading
 from cpwords.specs import BaseSpec, DictionaryRef
 
 
@@ -31,6 +31,11 @@ class ToySpec(BaseSpec):
     """Words."""
     sides: list[str] = Field(default_factory=list)
     """Some strings."""
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """The toy kind's registry entry."""
+        return puzzles.get("toy")
 
 
 @pytest.fixture(autouse=True)
@@ -53,20 +58,20 @@ def write(tmp_path: Path, text: str, name: str = "p.yaml") -> Path:
 
 def error_of(text: str, tmp_path: Path) -> InputError:
     with pytest.raises(InputError) as info:
-        specs.load_specs(write(tmp_path, text))
+        loading.load_specs(write(tmp_path, text))
     return info.value
 
 
 def test_valid_spec_and_defaults(tmp_path: Path) -> None:
-    spec = specs.load_spec(write(tmp_path, "kind: toy\nn: 5\n"))
+    spec = loading.load_spec(write(tmp_path, "kind: toy\nn: 5\n"))
     assert isinstance(spec, ToySpec) and spec.n == 5 and spec.dictionary.name == "scowl-70"
 
 
 def test_batch_of_documents(tmp_path: Path) -> None:
-    found = specs.load_specs(write(tmp_path, "kind: toy\nn: 1\n---\nkind: toy\nn: 2\n"))
+    found = loading.load_specs(write(tmp_path, "kind: toy\nn: 1\n---\nkind: toy\nn: 2\n"))
     assert [s.n for s in found] == [1, 2]
     with pytest.raises(InputError, match="expected one puzzle, found 2"):
-        specs.load_spec(write(tmp_path, "kind: toy\n---\nkind: toy\n"))
+        loading.load_spec(write(tmp_path, "kind: toy\n---\nkind: toy\n"))
 
 
 def test_unknown_field_names_file_line_field_and_allowed_fields(tmp_path: Path) -> None:
@@ -117,28 +122,28 @@ def test_huge_document_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "huge.yaml"
     path.write_text("kind: toy\nsides:\n" + "- abcdefgh\n" * 600_000, encoding="utf-8")
     with pytest.raises(InputError, match="larger than"):
-        specs.load_specs(path)
+        loading.load_specs(path)
 
 
 def test_dictionary_reference_forms(tmp_path: Path) -> None:
-    spec = specs.load_spec(write(tmp_path, "kind: toy\ndictionary: common-2k\n"))
+    spec = loading.load_spec(write(tmp_path, "kind: toy\ndictionary: common-2k\n"))
     assert spec.dictionary.name == "common-2k"
-    spec = specs.load_spec(write(tmp_path, "kind: toy\ndictionary: {path: words.txt, min_length: 3}\n"))
+    spec = loading.load_spec(write(tmp_path, "kind: toy\ndictionary: {path: words.txt, min_length: 3}\n"))
     assert spec.dictionary.path == tmp_path / "words.txt"  # relative to the YAML file's folder
-    spec = specs.load_spec(write(tmp_path, "kind: toy\ndictionary: {words: [Cat, dog]}\n"))
+    spec = loading.load_spec(write(tmp_path, "kind: toy\ndictionary: {words: [Cat, dog]}\n"))
     assert spec.dictionary.words == ["Cat", "dog"]
     err = error_of("kind: toy\ndictionary: {name: scowl-70, words: [a]}\n", tmp_path)
     assert "exactly one of" in err.one_line()
 
 
 def test_dump_round_trip(tmp_path: Path) -> None:
-    spec = specs.load_spec(write(tmp_path, "kind: toy\nn: 4\nsides: [ab, cd]\n"))
-    again = specs.loads_spec(specs.dump_spec(spec))
+    spec = loading.load_spec(write(tmp_path, "kind: toy\nn: 4\nsides: [ab, cd]\n"))
+    again = loading.loads_spec(specs.dump_spec(spec))
     assert again.model_dump() == spec.model_dump() and again.engine == "native"
 
 
 def test_schema_of_one_kind_has_descriptions() -> None:
-    schema = specs.json_schema("toy")
+    schema = loading.json_schema("toy")
     assert schema["properties"]["n"]["description"] == "A positive number."
 
 
@@ -177,14 +182,14 @@ def test_engine_that_cannot_do_the_task_is_bad_input_at_load(tmp_path: Path) -> 
 
 
 def test_default_engine_comes_from_the_capability_table(tmp_path: Path) -> None:
-    spec = specs.load_spec(write(tmp_path, "kind: toy\ntask: count\n"))
+    spec = loading.load_spec(write(tmp_path, "kind: toy\ntask: count\n"))
     assert spec.engine == "native" and "engine" not in spec.model_fields_set
 
 
 def test_dates_and_byte_order_marks_are_read_as_text(tmp_path: Path) -> None:
     path = tmp_path / "d.yaml"
     path.write_bytes("\ufeffkind: toy\ntitle: 2024-13-45\n".encode())
-    assert specs.load_spec(path).title == "2024-13-45"
+    assert loading.load_spec(path).title == "2024-13-45"
     err = error_of("kind: toy\nseed: 2024-02-30\n", tmp_path)
     assert err.field == "seed" and err.value == "2024-02-30"
 
@@ -206,14 +211,14 @@ def test_special_files_are_refused_without_reading_them(tmp_path: Path, special:
     else:
         path = Path(special)
     with pytest.raises(InputError) as info:
-        specs.load_specs(path)
+        loading.load_specs(path)
     assert info.value.source == str(path)
 
 
 def test_files_named_in_specs_resolve_against_the_puzzle_folder(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "words.txt").write_text("cat\n")
-    spec = specs.load_spec(write(tmp_path / "sub", "kind: toy\ndictionary: {path: words.txt}\n"))
+    spec = loading.load_spec(write(tmp_path / "sub", "kind: toy\ndictionary: {path: words.txt}\n"))
     assert spec.dictionary.path == tmp_path / "sub" / "words.txt"
     with pytest.raises(InputError, match="files cannot be named here"):
-        specs.loads_spec("kind: toy\ndictionary: {path: words.txt}\n", allow_files=False)
+        loading.loads_spec("kind: toy\ndictionary: {path: words.txt}\n", allow_files=False)

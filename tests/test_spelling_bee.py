@@ -17,9 +17,9 @@ from cpwords import cli, verify
 from cpwords.lexicon import Lexicon
 from cpwords.lexicon.exclude import offensive_words
 from cpwords.puzzles import get
+from cpwords.puzzles.loading import parse_spec
 from cpwords.puzzles.spelling_bee import check as checker
 from cpwords.results import Result
-from cpwords.specs import parse_spec
 
 ENGINES = ("native", "cpsat")
 

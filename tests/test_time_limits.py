@@ -29,7 +29,7 @@ import yaml
 
 import cpwords
 from cpwords import puzzles
-from cpwords.specs import parse_spec
+from cpwords.puzzles.loading import parse_spec
 
 LIMIT = 1.0
 #: The promise is T + 1 s; the extra half second absorbs a busy two-core CI machine.

@@ -27,7 +27,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, changes, digest
+from cpwords.cluster.identity import changes, digest
+from cpwords.engines.shards import Shard
 from cpwords.errors import InputError
 
 FORMAT = "cpwords-checkpoint 1"
@@ -92,7 +93,7 @@ class Checkpoint:
             if existed and self._db.execute("SELECT count(*) FROM shards").fetchone()[0]:
                 raise InputError("is not a cpwords checkpoint; refusing to write over it", field=OPTION,
                                  value=str(self.path))
-            from cpwords import __version__
+            from cpwords.version import __version__
 
             with self._db:
                 self._db.executemany("INSERT INTO meta VALUES (?, ?)", [

@@ -18,22 +18,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cpwords.cluster.checkpoint import Checkpoint
-from cpwords.cluster.executors import Executor, open_executor
-from cpwords.cluster.sharding import Shard, Sharding, digest, fingerprint, sharding_of
+from cpwords.cluster.identity import digest, fingerprint
+from cpwords.cluster.whole import sharding_of
 from cpwords.cluster.worker import DONE, TOO_LARGE, Item, Task, forget, remember, run_task
-from cpwords.engines.budget import Advance, Budget
+from cpwords.engines.budget import Advance, Budget, SearchTimeout
+from cpwords.engines.executors import Executor
+from cpwords.engines.parallel import open_executor
+from cpwords.engines.shards import SHARD_SECONDS, Shard, Sharding
 from cpwords.errors import InputError
 
 if TYPE_CHECKING:
     from cpwords.results import Result
     from cpwords.specs import BaseSpec
 
-#: Default time cap of a splittable shard: one that runs longer is stopped and split.
-SHARD_SECONDS = 30.0
 #: Small shards sent together in one task.
 BUNDLE = 32
 #: Seconds to wait for running shards to report what they found once their time is up.
-GRACE_S = 1.0
+GRACE_S = 0.3
 #: How often the runner looks at the stop switch while it waits.
 POLL_S = 0.2
 
@@ -56,10 +57,11 @@ class _Job:
     splits: int = 0
     run_here: int = 0
     error: str | None = None
+    unplanned: bool = False
 
     @property
     def complete(self) -> bool:
-        return self.error is None and not any(self.outstanding)
+        return self.error is None and not self.unplanned and not any(self.outstanding)
 
     def wall_deadline(self) -> float | None:
         """The spec's deadline on the wall clock (what workers on other machines can read)."""
@@ -113,8 +115,13 @@ def run(specs: Sequence[BaseSpec], budget: Budget, *, cluster: str | None = None
     jobs = [_new_job(i, spec, budget) for i, spec in enumerate(specs)]
     store = Checkpoint.open(checkpoint, [j.fingerprint for j in jobs]) if checkpoint is not None else None
     executor: Executor | None = None
+    # The workers are of use until the last spec's time is up: connecting shares that limit.
+    deadlines = [j.budget.deadline for j in jobs]
+    until = budget.child() if None in deadlines or not deadlines else budget.child(
+        max(0.0, max(d for d in deadlines if d is not None) - time.monotonic()))
     try:
-        executor = open_executor(cluster, workers, budget)  # first: a bad address fails before planning
+        # First: a bad address fails before planning (a local Dask cluster starts meanwhile).
+        executor = open_executor(cluster, workers, until)
         pending = _plan_all(jobs, store)
         for job in jobs:
             remember(job.key, job.sharding, job.context)  # before local workers fork: they inherit it
@@ -122,8 +129,9 @@ def run(specs: Sequence[BaseSpec], budget: Budget, *, cluster: str | None = None
         with budget.progress(_description(jobs), total=roots) as advance:
             advance(sum(1 for j in jobs for n in j.outstanding if n == 0))
             state = _Run(jobs, executor, store, advance, shard_seconds)
-            _submit(state, pending)
-            _loop(state, budget)
+            if pending and not all(j.budget.expired() for j in jobs) and executor.ready(until):
+                _submit(state, pending)
+                _loop(state, budget)
     finally:
         if executor is not None:
             executor.close()
@@ -135,9 +143,10 @@ def run(specs: Sequence[BaseSpec], budget: Budget, *, cluster: str | None = None
 
 
 def _new_job(index: int, spec: BaseSpec, budget: Budget) -> _Job:
+    own = budget.child(spec.time_limit)  # first: hashing the data counts against the time limit too
     sharding = sharding_of(spec)
     fp = fingerprint(spec, sharding)
-    return _Job(index, spec, sharding, fp, digest(fp), budget.child(spec.time_limit))
+    return _Job(index, spec, sharding, fp, digest(fp), own)
 
 
 def _description(jobs: list[_Job]) -> str:
@@ -151,7 +160,11 @@ def _plan_all(jobs: list[_Job], store: Checkpoint | None) -> list[tuple[_Job, Sh
     pending: list[tuple[_Job, Shard, int]] = []
     for job in jobs:
         job.context = job.sharding.prepare(job.spec)
-        roots = job.sharding.plan(job.spec, job.context)
+        try:
+            roots = job.sharding.plan(job.spec, job.context, job.budget)
+        except SearchTimeout:
+            job.unplanned = True  # the time limit came first: nothing to run, nothing found
+            continue
         _check_ids(job, roots)
         done = store.done(job.index) if store is not None else {}
         splits = store.splits(job.index) if store is not None else {}
@@ -191,7 +204,7 @@ def _submit(state: _Run, shards: list[tuple[_Job, Shard, int]]) -> None:
 
 
 def _send(state: _Run, entries: list[tuple[_Job, Shard, int]]) -> None:
-    from cpwords import __version__
+    from cpwords.version import __version__
 
     items = [Item(job.key, job.spec, job.fingerprint, shard, job.wall_deadline(), state.cap)
              for job, shard, _ in entries]
@@ -281,6 +294,8 @@ def _result(job: _Job, executor: Executor, checkpoint: str | Path | None) -> Res
         "shards_resumed": job.resumed, "shards_run": job.run_here, "shards_split": job.splits,
         "shard_s_max": round(max(seconds, default=0.0), 6), "shard_s_sum": round(sum(seconds), 6),
         "cluster": executor.description, "workers": executor.workers}
+    if executor.note is not None:
+        found.stats["workers_note"] = executor.note
     if checkpoint is not None:
         found.stats["checkpoint"] = str(checkpoint)
     result = job.sharding.result(job.spec, job.context, found)

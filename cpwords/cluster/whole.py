@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 
 if TYPE_CHECKING:
     from cpwords.engines.budget import Budget
@@ -36,7 +36,7 @@ class WholeSpec(Sharding):
         """Nothing is shared: the kind's ``solve`` prepares its own problem."""
         return None
 
-    def plan(self, spec: BaseSpec, context: Any) -> list[Shard]:
+    def plan(self, spec: BaseSpec, context: Any, budget: Budget | None = None) -> list[Shard]:
         """The whole spec."""
         return [Shard("whole", None)]
 
@@ -73,3 +73,16 @@ class WholeSpec(Sharding):
         result.solutions = list(solutions)
         result.stats |= found.stats
         return result
+
+
+def sharding_of(spec: BaseSpec) -> Sharding:
+    """The sharding for ``spec``: its kind's, when the kind has one that supports the spec's task
+    and engine, else :class:`WholeSpec` (the spec as one shard)."""
+    from cpwords import puzzles
+
+    kind = puzzles.get(spec.kind)
+    if kind.shards:
+        sharding: Sharding = kind.load(kind.shards)
+        if sharding.supports(spec):
+            return sharding
+    return WholeSpec()

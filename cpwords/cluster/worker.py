@@ -21,8 +21,10 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped, changes, digest, fingerprint, sharding_of
+from cpwords.cluster.identity import changes, digest, fingerprint
+from cpwords.cluster.whole import sharding_of
 from cpwords.engines.budget import Budget, SearchTimeout
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.errors import InputError
 
 if TYPE_CHECKING:
@@ -106,7 +108,7 @@ def run_task(task: Task, parent: Budget | None = None) -> list[dict[str, Any]]:
     InputError
         When this worker runs another cpwords version or reads other data than the client.
     """
-    from cpwords import __version__
+    from cpwords.version import __version__
 
     if task.version != __version__:
         raise InputError(f"worker {worker_name()} runs cpwords {__version__}, the client {task.version}; "

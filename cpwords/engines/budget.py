@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
+from cpwords.errors import CpwordsError
+
 #: Longest limit handed to a solver: a year. Larger limits (``1e30``, ``.inf``) mean "no limit" in
 #: practice but overflow the solvers' own timers.
 MAX_SECONDS = 365 * 24 * 3600.0
@@ -31,8 +33,12 @@ MAX_SECONDS = 365 * 24 * 3600.0
 Advance = Callable[[int], None]
 
 
-class SearchTimeout(Exception):
+class SearchTimeout(CpwordsError):
     """A search passed the end of its budget (time limit or stop request)."""
+
+
+class MemoryBudgetExceeded(CpwordsError):
+    """A search would need more memory than its budget allows; the message says how much."""
 
 
 class Progress(Protocol):

@@ -13,9 +13,9 @@ optional: :func:`available` says whether it is installed, and callers fall back 
 enumeration when it is not.
 
 Ganak cannot be interrupted: ``Counter.count()`` runs to the end in C++ and holds the
-interpreter. So every count runs in a worker process (:class:`CountingPool`): the parent waits
-for results a fraction of a second at a time, and when the run's budget ends (time limit,
-Ctrl-C, a cancelled job) it kills the workers, which ends a count at once. Callers split big
+interpreter. So every count runs in a worker process of the execution layer
+(:class:`CountingPool`, on :func:`~cpwords.engines.parallel.parallel_map`): when the run's budget
+ends (time limit, Ctrl-C, a cancelled job) the layer kills the workers, which ends a count at once. Callers split big
 counts into many small ones (one per shard) so that a stop loses little work. The jobs and the
 function that turns a job into a CNF are sent to the workers, so CNFs are built in parallel.
 
@@ -25,9 +25,7 @@ function that turns a job into a CNF are sent to the workers, so CNFs are built 
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
@@ -36,14 +34,12 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from cpwords.engines.budget import Budget
+from cpwords.engines.parallel import parallel_map
 
 J = TypeVar("J", bound=Hashable)
 
 #: What a job becomes: the clauses and the projection (the variables to count).
 Cnf = tuple[list[list[int]], list[int]]
-
-#: Seconds between two looks at the budget while the workers count.
-POLL_S = 0.1
 
 
 def available() -> bool:
@@ -130,11 +126,9 @@ class PoolRun:
 _BUILD: Callable[[Any], Cnf] | None = None
 
 
-def _init_worker(build: Callable[[Any], Cnf]) -> None:
+def _set_build(build: Callable[[Any], Cnf]) -> None:
+    """A worker's initializer: the function that turns a job into its CNF."""
     global _BUILD
-    # Ctrl-C reaches the whole process group: the parent kills the workers, they stay quiet.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _BUILD = build
 
 
@@ -150,7 +144,8 @@ def _count_chunk(jobs: list[Any]) -> list[Counted[Any]]:
 
 
 class CountingPool(Generic[J]):
-    """Worker processes that count the models of many CNFs, killed when the budget ends.
+    """Count the models of many CNFs on local workers of the execution layer, which are killed
+    when the budget ends (Ganak cannot be interrupted, so even one worker is a process of its own).
 
     Parameters
     ----------
@@ -187,24 +182,11 @@ class CountingPool(Generic[J]):
         job_list = list(jobs)
         if not job_list:
             return
-        if self.budget.expired():
-            run.complete, run.stopped = False, self.budget.reason
-            return
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         chunks = [job_list[i:i + self.chunk] for i in range(0, len(job_list), self.chunk)]
-        pool = ctx.Pool(min(self.workers, len(chunks)), initializer=_init_worker, initargs=(self.build,))
+        mapped = parallel_map(_count_chunk, chunks, self.budget, workers=self.workers, isolate=True, grace_s=0.0,
+                              initializer=_set_build, initargs=(self.build,))
         try:
-            results = pool.imap_unordered(_count_chunk, chunks)
-            for _ in chunks:
-                while True:
-                    try:
-                        done = results.next(timeout=POLL_S)
-                        break
-                    except multiprocessing.TimeoutError:
-                        if self.budget.expired():
-                            run.complete, run.stopped = False, self.budget.reason
-                            return
+            for _, done in mapped:
                 for counted in done:
                     run.jobs += 1
                     run.counter_s += counted.seconds
@@ -212,9 +194,8 @@ class CountingPool(Generic[J]):
                 if advance is not None:
                     advance(len(done))
         finally:
-            pool.terminate()
-            pool.join()
-            run.stats = {"counter_s": round(run.counter_s, 6), "counts": run.jobs, "workers": self.workers}
+            run.complete, run.stopped = mapped.run.complete, mapped.run.stopped
+            run.stats = {"counter_s": round(run.counter_s, 6), "counts": run.jobs, "workers": mapped.workers}
 
 
 def _demo_cnf(n: int) -> Cnf:

@@ -8,7 +8,10 @@ so the formula need not be sent; only the answer comes back, pickled, through a 
 keeps the budget's deadline and stops itself when its solver allows; the parent kills it when it
 is :data:`GRACE_S` past the deadline, or at once on a stop request (Ctrl-C, a cancelled job).
 
-Where ``fork`` does not exist (Windows) the call runs in this process, as before.
+The child starts as every worker of the execution layer does
+(:func:`~cpwords.engines.workers.start_worker`: no inherited signal handlers or wake-up pipe) and
+is counted among the layer's live workers, so a hard exit ends it too. Where ``fork`` does not
+exist (Windows) the call runs in this process, as before.
 """
 
 from __future__ import annotations
@@ -16,12 +19,12 @@ from __future__ import annotations
 import os
 import pickle
 import select
-import signal
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from cpwords.engines.budget import Budget
+from cpwords.engines.workers import kill, signals_held, start_worker, track, untrack
 
 T = TypeVar("T")
 
@@ -54,11 +57,14 @@ def call(fn: Callable[[], T], budget: Budget) -> T | None:
     if budget.expired():
         return None
     read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: answer through the pipe, then leave without any clean-up of the parent's
-        os.close(read_end)
-        _answer(fn, write_end)
-        os._exit(0)
+    with signals_held():
+        pid = os.fork()
+        if pid == 0:  # the child: a quiet worker; answers through the pipe, then leaves at once
+            start_worker(budget.deadline)
+            os.close(read_end)
+            _answer(fn, write_end)
+            os._exit(0)
+    track(pid)
     os.close(write_end)
     chunks: list[bytes] = []
     try:
@@ -101,8 +107,6 @@ def _answer(fn: Callable[[], Any], write_end: int) -> None:
 
 def _reap(pid: int) -> None:
     """Kill the child if it still runs, and collect it."""
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    kill(pid)
     os.waitpid(pid, 0)
+    untrack(pid)

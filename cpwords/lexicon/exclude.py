@@ -23,8 +23,9 @@ EXCLUDE_LISTS = {"offensive": "offensive.txt"}
 #: What is left out by default where cpwords chooses the words (generators, examples, web pages).
 GENERATING_EXCLUDE: tuple[str, ...] = ("offensive",)
 
-#: Tasks in which cpwords chooses the words itself (``generate`` of every kind, Ruzzle's ``best_board``).
-GENERATING_TASKS: frozenset[str] = frozenset({"generate", "best_board"})
+#: Tasks in which cpwords chooses the words itself (``generate`` of every kind, Ruzzle's ``best_board``,
+#: the word grid's ``puzzle``).
+GENERATING_TASKS: frozenset[str] = frozenset({"generate", "best_board", "puzzle"})
 
 
 def is_generating(task: str | None) -> bool:

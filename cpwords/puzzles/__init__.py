@@ -19,17 +19,41 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from cpwords.errors import CpwordsError
+
 if TYPE_CHECKING:
     from cpwords.engines.budget import Budget
     from cpwords.engines.found import Found
     from cpwords.results import Result, Solution
     from cpwords.specs import BaseSpec
+
+@dataclass
+class Prepared:
+    """What a kind's ``prepare`` hook returns.
+
+    Attributes
+    ----------
+    problem: what the kind's engines take (a table of words, a board, a grid problem …).
+    stats: figures of the preparation (``dictionary``, sizes); ``prepare_s`` is added.
+    outcome: an engine's outcome when nothing is left to search (a letter no word reaches, words
+        in different groups, a limit reached while preparing): the engine is not run.
+    """
+
+    problem: Any = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    outcome: Found | None = None
+
+
+class UnsupportedTask(CpwordsError, KeyError):
+    """A kind asked for a task it does not have, or an engine for a task it does not perform."""
+
 
 #: The registry: one line per kind (its package under ``cpwords.puzzles``), in display order.
 KIND_PACKAGES: tuple[str, ...] = (
@@ -69,13 +93,18 @@ class PuzzleKind:
     defaults: task -> its default engine (when the spec names none); tasks missing here default
         to the first engine that performs them.
     engine_modules: engine -> module of the package holding one function per task (default: the
-        engine's own name, e.g. ``cpsat`` -> ``cpsat.py``).
-    spec, solution, checker, solver, renderer, cli, word_facts, shards: ``"module:attribute"``
-        references inside the package, loaded on first use. ``solver`` is the kind's
-        ``solve(spec, budget) -> Result``; ``renderer`` a module with ``render(spec, result)`` and,
+        engine's own name, e.g. ``cpsat`` -> ``cpsat.py``); ``"engine:task"`` -> the module of one
+        task of an engine, where it lives apart (word grids' ``cpsat:unscramble``).
+    spec, solution, checker, renderer, cli, word_facts, shards: ``"module:attribute"``
+        references inside the package, loaded on first use. ``renderer`` is a module with
+        ``render(spec, result)`` and,
         when ``draws``, ``svg(spec, result)``; ``cli`` adds the shortcut command; ``word_facts``
         (optional) gives rows about one word of a dictionary for ``cpwords dict info``;
         ``shards`` (optional) splits big tasks for the cluster runner.
+    pipeline: the module of the kind's two hooks, which :meth:`solve` runs:
+        ``prepare(spec, budget) -> Prepared`` and ``result(spec, problem, found, stats, budget) ->
+        Result``; optionally ``search(problem, spec, budget, run) -> Found`` around the engine's
+        task function (``run``).
     checker_all: optional ``"module:attribute"``: the checker of every solution of one result at
         once, ``fn(spec, solutions) -> {index: problems}`` (only the solutions with problems),
         which ``cpwords.solve`` uses instead of calling ``checker`` once per solution (for kinds
@@ -97,7 +126,7 @@ class PuzzleKind:
     spec: str = "spec:SPEC"
     solution: str = "solution:SOLUTION"
     checker: str = "check:check"
-    solver: str = "solve:solve"
+    pipeline: str = "solve"
     renderer: str = "render"
     cli: str | None = "cli:add_parser"
     word_facts: str | None = None
@@ -131,7 +160,7 @@ class PuzzleKind:
             return self.defaults[task]
         engines = self.engines_for(task)
         if not engines:
-            raise KeyError(f"{self.name} has no task {task!r}")
+            raise UnsupportedTask(f"{self.name} has no task {task!r}; its tasks: {', '.join(self.tasks)}")
         return engines[0]
 
     def supports(self, engine: str, task: str) -> bool:
@@ -165,9 +194,45 @@ class PuzzleKind:
         """The independent checker: the rules this solution breaks (empty when it is right)."""
         return self.load(self.checker)(spec, solution)  # type: ignore[no-any-return]
 
+    def prepare(self, spec: BaseSpec, budget: Budget | None = None) -> Prepared:
+        """The kind's first hook: the problem its engines take (and the stats of building it), or
+        an outcome when there is nothing to search."""
+        return self.load(self.pipeline).prepare(spec, budget)  # type: ignore[no-any-return]
+
+    def result(self, spec: BaseSpec, prepared: Prepared, found: Found, budget: Budget | None = None) -> Result:
+        """The kind's second hook: the Result of what an engine (or a sharded run) found."""
+        from cpwords.engines.budget import Budget
+
+        hooks = self.load(self.pipeline)
+        return hooks.result(spec, prepared.problem, found, dict(prepared.stats),  # type: ignore[no-any-return]
+                            budget or Budget(None))
+
     def solve(self, spec: BaseSpec, budget: Budget) -> Result:
-        """Solve with the kind's solver (the API adds seed, timing and the check)."""
-        return self.load(self.solver)(spec, budget)  # type: ignore[no-any-return]
+        """Every kind's pipeline (the API adds seed, timing and the check): the kind's
+        ``prepare`` hook, the spec's engine on the task (read from the capability table; a kind's
+        ``search`` hook may wrap it), then the kind's ``result`` hook turns what the engine found
+        into the Result. A search that stops on a limit of its own (time, memory) still ends in a
+        Result, saying why."""
+        from cpwords.engines.budget import MemoryBudgetExceeded, SearchTimeout
+        from cpwords.engines.found import MEMORY, Found
+
+        hooks = self.load(self.pipeline)
+        t0 = time.perf_counter()
+        prepared: Prepared = hooks.prepare(spec, budget)
+        stats = {**prepared.stats, "prepare_s": round(time.perf_counter() - t0, 6)}
+        found = prepared.outcome
+        if found is None:
+            t1 = time.perf_counter()
+            search = getattr(hooks, "search", None)
+            try:
+                found = (search(prepared.problem, spec, budget, self.run) if search is not None
+                         else self.run(prepared.problem, spec, budget))
+            except SearchTimeout as exc:
+                found = Found().stop(exc.args[0] if exc.args else budget.reason)
+            except MemoryBudgetExceeded as exc:
+                found = Found(message=str(exc)).stop(MEMORY)
+            found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))
+        return hooks.result(spec, prepared.problem, found, stats, budget)  # type: ignore[no-any-return]
 
     def render_module(self) -> ModuleType:
         """The kind's renderer module."""
@@ -186,10 +251,28 @@ class PuzzleKind:
         Python builtin (``enumerate_``).
         """
         if not self.supports(engine, task):
-            raise KeyError(f"{self.name}: engine {engine!r} does not perform {task!r}")
-        module = self.load(self.engine_modules.get(engine, engine))
+            raise UnsupportedTask(f"{self.name}: engine {engine!r} does not perform task {task!r}; "
+                                  f"engines that do: {', '.join(self.engines_for(task)) or 'none'}")
+        module = self.load(self.engine_modules.get(f"{engine}:{task}", self.engine_modules.get(engine, engine)))
         name = task + "_" if task in _BUILTIN_NAMES else task
         return getattr(module, name)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class CommandTools:
+    """What the CLI hands every kind's shortcut command (``add_parser(subparsers, parents, tools)``;
+    ``args.tools`` when it runs), so that the kinds never import the CLI.
+
+    Attributes
+    ----------
+    solve_and_print: solve specs and print their results as ``cpwords solve`` does; the exit code.
+    field_choices: the allowed values of a spec class's ``Literal`` field (for ``choices=``).
+    dictionary_option: a ``--dict`` value as a dictionary reference.
+    """
+
+    solve_and_print: Callable[[list[Any], Any], int]
+    field_choices: Callable[[type[Any], str], list[str]]
+    dictionary_option: Callable[[str], Any]
 
 
 @cache

@@ -83,7 +83,7 @@ async def schema(kind: str) -> Response:
 
 @cache
 def _schema(kind: str) -> bytes:
-    from cpwords.specs import json_schema
+    from cpwords.puzzles.loading import json_schema
 
     return json.dumps(json_schema(kind)).encode()
 

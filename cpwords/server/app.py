@@ -149,7 +149,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
 
 def _version() -> str:
-    from cpwords import __version__
+    from cpwords.version import __version__
 
     return __version__
 
@@ -223,7 +223,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
 
     from pydantic import Field, TypeAdapter
 
-    from cpwords.specs import all_spec_classes
+    from cpwords.puzzles.loading import all_spec_classes
 
     schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     union: Any = Annotated[functools.reduce(operator.or_, all_spec_classes()), Field(discriminator="kind")]

@@ -121,7 +121,7 @@ def validate(spec_in: dict[str, Any] | str) -> Any:
     RequestError
         422 with field and value for anything wrong with the spec.
     """
-    from cpwords.specs import loads_spec, parse_spec
+    from cpwords.puzzles.loading import loads_spec, parse_spec
 
     try:
         if isinstance(spec_in, str):

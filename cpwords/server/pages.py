@@ -110,7 +110,7 @@ def _registered(name: str) -> puzzles.PuzzleKind:
 @cache
 def _fields(kind: str) -> str:
     """The kind's spec fields with their descriptions (from the JSON Schema), as a ``<dl>``."""
-    from cpwords.specs import json_schema
+    from cpwords.puzzles.loading import json_schema
 
     schema: dict[str, Any] = json_schema(kind)
     rows = []
@@ -129,7 +129,7 @@ def starter_yaml(kind: str) -> str:
     >>> print(starter_yaml("ruzzle").splitlines()[0])
     kind: ruzzle
     """
-    from cpwords.specs import json_schema
+    from cpwords.puzzles.loading import json_schema
 
     schema: dict[str, Any] = json_schema(kind)
     lines = [f"kind: {kind}"]

@@ -29,6 +29,7 @@ from collections import OrderedDict, deque
 from multiprocessing.connection import Connection
 from typing import Any
 
+from cpwords.engines.workers import kill_group, track, untrack
 from cpwords.server import config as limits
 from cpwords.server.config import ServerConfig
 from cpwords.server.jobs import CANCELLED, DONE, FAILED, RUNNING, Job, QueueFull
@@ -62,6 +63,7 @@ class _Slot:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "cpwords.server.worker", str(jobs_read), str(results_write)],
                 pass_fds=(jobs_read, results_write), stdin=subprocess.DEVNULL, start_new_session=True)
+            track(self.process.pid)
         finally:
             os.close(jobs_read)  # the worker holds these ends now; closing ours makes its death an EOF
             os.close(results_write)
@@ -79,12 +81,10 @@ class _Slot:
         if process is None:
             return
         if process.poll() is None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except OSError:
-                process.kill()
+            kill_group(process.pid)
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(2.0)
+        untrack(process.pid)
         for conn in (self.jobs, self.results):
             if conn is not None:
                 conn.close()

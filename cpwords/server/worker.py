@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 import os
 import queue
-import signal
 import sys
 import threading
 import time
@@ -181,7 +180,7 @@ def solve_answer(data: Any, budget: Any, options: dict[str, Any]) -> bytes:
     """
     from cpwords import api, puzzles
     from cpwords.lexicon import chosen_for_others
-    from cpwords.specs import loads_spec, parse_spec
+    from cpwords.puzzles.loading import loads_spec, parse_spec
 
     if isinstance(data, str):
         spec = loads_spec(data, source="spec", allow_files=False)
@@ -231,7 +230,9 @@ def word_answer(name: str, word: str) -> bytes:
 
 def main(jobs: Connection, results: Connection) -> None:
     """Serve jobs from the ``jobs`` pipe until it closes or says ``exit``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from cpwords.engines.workers import start_worker
+
+    start_worker()  # as every worker of the execution layer starts
     worker = _Worker(jobs, results)
     import cpwords.api  # noqa: F401  (loaded before "ready": the first job starts at once)
 

@@ -7,7 +7,7 @@ module sees for itself.
 
 from __future__ import annotations
 
-from cpwords.lexicon import load_lexicon
+from cpwords.lexicon import lexicon_for, load_lexicon
 from cpwords.results import Solution
 from cpwords.specs import BaseSpec
 
@@ -29,14 +29,20 @@ def check(spec: BaseSpec, solution: Solution) -> list[str]:
     problems: list[str] = []
     if not words:
         return ["the ladder has no words"]
-    start, target = spec.start, spec.target  # type: ignore[attr-defined]
+    generating = spec.task == "generate"
+    start = words[0] if generating and spec.start is None else spec.start  # type: ignore[attr-defined]
+    target = words[-1] if generating else spec.target  # type: ignore[attr-defined]
     if words[0] != start:
         problems.append(f"starts with {words[0]!r}, not {start!r}")
     if words[-1] != target:
         problems.append(f"ends with {words[-1]!r}, not {target!r}")
-    if any(len(w) != len(start) for w in words):
-        return [*problems, "the words do not all have the length of the start word"]
-    lexicon = load_lexicon(spec.dictionary)  # type: ignore[attr-defined]
+    length = spec.length if generating else len(start)  # type: ignore[attr-defined]
+    if any(len(w) != length for w in words):
+        return [*problems, f"the words do not all have {length} letters"]
+    if generating and len(words) - 1 != spec.par:  # type: ignore[attr-defined]
+        problems.append(f"the ladder has {len(words) - 1} steps, not par {spec.par}")  # type: ignore[attr-defined]
+    # a generated puzzle's words come from the dictionary without its offensive words
+    lexicon = lexicon_for(spec) if generating else load_lexicon(spec.dictionary)  # type: ignore[attr-defined]
     problems += [f"{w!r} is not in the dictionary" for w in words if w not in lexicon]
     if len(set(words)) != len(words):
         problems.append("a word is used twice")

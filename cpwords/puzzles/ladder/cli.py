@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import CommandTools
 
 
-def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add the ``ladder`` command."""
-    from cpwords.cli import field_choices
+    field_choices = tools.field_choices
     from cpwords.puzzles.ladder.spec import LadderSpec
 
     p = subparsers.add_parser(
@@ -26,6 +29,10 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
                    help="list every shortest ladder (up to --limit) and count them")
     p.add_argument("--limit", type=int, metavar="N", help="list at most N ladders with --all (default 100)")
     p.add_argument("--define", action="store_true", help="show the definitions of the words")
+    p.add_argument("--generate", type=int, metavar="N",
+                   help="make N ladder puzzles (start and target) whose shortest ladder is exactly --par steps")
+    p.add_argument("--par", type=int, metavar="P", help="--generate: steps of the shortest ladder (default 5)")
+    p.add_argument("--length", type=int, metavar="L", help="--generate: letters of the words (default 4)")
     p.add_argument("--groups", type=int, metavar="L",
                    help="instead of a ladder: the word groups of L-letter words (sizes, largest groups)")
     p.set_defaults(func=run)
@@ -33,17 +40,31 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the spec from the arguments and solve it (or report the groups)."""
-    from cpwords.cli import solve_and_print
+    solve_and_print = args.tools.solve_and_print
     from cpwords.errors import InputError
-    from cpwords.specs import parse_spec
+    from cpwords.puzzles.loading import parse_spec
 
     if args.groups is not None:
         if args.start or args.target:
             raise InputError("give either START TARGET or --groups L, not both", field="--groups", value=args.groups)
         return _groups(args)
+    if args.generate is not None:
+        if args.target:
+            raise InputError("--generate chooses the targets; give at most a START word", field="TARGET",
+                             value=args.target)
+        data: dict[str, Any] = {"kind": "ladder", "mode": "generate", "count": args.generate}
+        if args.start:
+            data["start"] = args.start
+        for name in ("par", "length"):
+            if getattr(args, name) is not None:
+                data[name] = getattr(args, name)
+        return solve_and_print([parse_spec(data, source="command line")], args)
+    for name in ("par", "length"):
+        if getattr(args, name) is not None:
+            raise InputError("only goes with --generate", field=f"--{name}", value=getattr(args, name))
     if not (args.start and args.target):
         raise InputError("give the two words: cpwords ladder START TARGET", field="START TARGET")
-    data: dict[str, Any] = {"kind": "ladder", "start": args.start, "target": args.target}
+    data = {"kind": "ladder", "start": args.start, "target": args.target}
     for name in ("mode", "limit", "shortest_pick"):
         if getattr(args, name) is not None:
             data[name] = getattr(args, name)
@@ -58,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 def _groups(args: argparse.Namespace) -> int:
     import json
 
-    from cpwords.lexicon.cli import ref_from_option
+    ref_from_option = args.tools.dictionary_option
     from cpwords.puzzles.ladder.dictinfo import groups_data, groups_report
 
     ref = ref_from_option(args.dict_option)

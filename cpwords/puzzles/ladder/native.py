@@ -80,3 +80,10 @@ def both(problem: LadderProblem, spec: Any, budget: Budget) -> Found:
     first.answers += second.answers
     first.stats |= second.stats
     return first
+
+
+def generate(problem: Any, spec: Any, budget: Budget) -> Found:
+    """Ladder puzzles at exactly ``par`` steps (see :mod:`.generate`)."""
+    from cpwords.puzzles.ladder.generate import generate as make
+
+    return make(problem, spec, budget)

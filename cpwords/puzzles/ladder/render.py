@@ -57,6 +57,21 @@ def render(spec: Any, result: Any) -> Any:
     items: list[Any] = []
     if result.title:
         items.append(Text(display.safe(result.title), style="bold"))
+    if spec.mode == "generate":
+        items.append(Text(f"ladder puzzles of {spec.length}-letter words at par {spec.par} in "
+                          f"{result.stats.get('dictionary', spec.dictionary.label())}"))
+        for k, solution in enumerate(result.solutions):
+            d = solution.difficulty
+            items.append(Text(""))
+            items.append(Text(f"puzzle {k + 1}: {solution.words[0].upper()} -> {solution.words[-1].upper()}, par "
+                              f"{solution.steps} · {solution.ladders:,} shortest ladder"
+                              f"{'s' if solution.ladders != 1 else ''}" + (f" · {d.level} ({d.score:g})" if d else ""),
+                              style="bold"))
+            items.append(ladder_table(solution, terminal=terminal))
+        if result.message:
+            items.append(Text(result.message))
+        items.append(Text(display.status_line(result), style="dim"))
+        return Group(*items)
     items.append(Text(f"{spec.start} -> {spec.target} in {result.stats.get('dictionary', spec.dictionary.label())}"))
     shortest = [s for s in result.solutions if s.mode == "shortest"]
     listing = len(shortest) > 2  # all_shortest: one line a ladder

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from cpwords.results import Solution
+from cpwords.results import Difficulty, Solution
 
 
 class LadderSolution(Solution):
@@ -20,3 +20,7 @@ class LadderSolution(Solution):
     """Rareness of each word of the ladder, start included (the start does not count in ``rareness``)."""
     definitions: list[list[str]] | None = None
     """Definitions of each word (WordNet), when asked for with ``define``."""
+    ladders: int | None = None
+    """``generate``: how many shortest ladders the puzzle has (fewer = harder)."""
+    difficulty: Difficulty | None = None
+    """``generate``: how hard the puzzle is (docs/ladder.md)."""

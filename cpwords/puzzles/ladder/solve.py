@@ -1,4 +1,5 @@
-"""Solving a ladder spec: find the two words, run the task, build the one Result.
+"""A ladder spec's two hooks of the registry's pipeline: find the two words; turn what the search
+found into the one Result.
 
 >>> import cpwords
 >>> cpwords.solve({"kind": "ladder", "start": "cold", "target": "warm", "seed": 1}).solutions[0].steps
@@ -7,13 +8,12 @@
 
 from __future__ import annotations
 
-import time
-from typing import Literal
+from typing import Any, Literal
 
-from cpwords import puzzles
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
 from cpwords.errors import InputError
+from cpwords.puzzles import Prepared
 from cpwords.puzzles.ladder.index import LadderIndex
 from cpwords.puzzles.ladder.native import LadderProblem
 from cpwords.puzzles.ladder.solution import LadderSolution
@@ -21,13 +21,10 @@ from cpwords.puzzles.ladder.spec import LadderSpec
 from cpwords.results import Result
 
 
-def solve(spec: LadderSpec, budget: Budget) -> Result:
-    """Solve a ladder spec: the shortest ladder, the least-rare ladder or both (``spec.mode``).
-
-    Returns
-    -------
-    Result with status ``optimal`` (every ladder returned is proved best: BFS and Dijkstra are
-    exact), or ``infeasible`` when the two words are in different groups.
+def prepare(spec: LadderSpec, budget: Budget | None = None) -> Prepared:
+    """The dictionary's ladder index and the two words (generate: the index alone, offensive words
+    left out unless the spec sets ``exclude``); nothing to search when the words are in different
+    groups.
 
     Raises
     ------
@@ -37,23 +34,41 @@ def solve(spec: LadderSpec, budget: Budget) -> Result:
     """
     from cpwords.puzzles.ladder.store import load_index
 
-    t0 = time.perf_counter()
+    if spec.mode == "generate":
+        from cpwords.lexicon.exclude import GENERATING_EXCLUDE
+        from cpwords.puzzles.ladder.generate import GenerateProblem
+
+        index = load_index(spec.dictionary.with_default_exclude(GENERATING_EXCLUDE))
+        start = _word_id(index, spec, "start") if spec.start is not None else None
+        return Prepared(GenerateProblem(index, start),
+                        {"dictionary": spec.dictionary.label(), "par": spec.par, "length": spec.length})
     index = load_index(spec.dictionary)
     start, target = (_word_id(index, spec, field) for field in ("start", "target"))
     group, target_group = index.group[start], index.group[target]
-    stats = {"dictionary": spec.dictionary.label(), "group": group, "group_size": index.group_size(group),
-             "prepare_s": round(time.perf_counter() - t0, 6)}
+    stats = {"dictionary": spec.dictionary.label(), "group": group, "group_size": index.group_size(group)}
+    problem = LadderProblem(index, start, target)
     if group != target_group:
         stats |= {"target_group": target_group, "target_group_size": index.group_size(target_group)}
-        reason = (f"no ladder: {spec.start.upper()} is in group {group} with {_words(index.group_size(group))}, "
-                  f"{spec.target.upper()} in group {target_group} with {_words(index.group_size(target_group))}")
-        return Result.from_search(spec, Found(message=reason), infeasible=reason, stats=stats)
-    t1 = time.perf_counter()
-    problem = LadderProblem(index, start, target)
-    found = puzzles.get(spec.kind).run(problem, spec, budget)
-    stats["search_s"] = round(time.perf_counter() - t1, 6)
+        reason = (f"no ladder: {index.words[start].upper()} is in group {group} with {_words(index.group_size(group))}, "
+                  f"{index.words[target].upper()} in group {target_group} with {_words(index.group_size(target_group))}")
+        return Prepared(problem, stats, Found(message=reason))
+    return Prepared(problem, stats)
+
+
+def result(spec: LadderSpec, problem: Any, found: Found, stats: dict[str, Any], budget: Budget) -> Result:
+    """The Result of what the search found: the shortest and/or least-rare ladder (status ``optimal``:
+    BFS and Dijkstra are exact), or ``infeasible`` when the two words are in different groups."""
+    index = problem.index
+    if spec.mode == "generate":
+        from cpwords.puzzles.ladder.generate import solution_fields
+
+        solutions = found.convert(lambda answer: LadderSolution.model_validate(solution_fields(index, *answer)),
+                                  budget)
+        return Result.from_search(spec, found, solutions, infeasible=f"no pair of words at exactly {spec.par} steps",
+                                  what="ladder puzzle", stats=stats, asked=spec.count)
     solutions = found.convert(lambda answer: _solution(index, spec, answer[1], answer[0]), budget)
-    return Result.from_search(spec, found, solutions, infeasible="no ladder", what="ladder", stats=stats)
+    return Result.from_search(spec, found, solutions, infeasible=found.message or "no ladder", what="ladder",
+                              stats=stats)
 
 
 def _words(n: int) -> str:

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef, letters
+from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters
+
+#: The dictionary of ``mode: generate`` when the spec names none: common words a player knows
+#: (offensive words are left out).
+GENERATE_DICTIONARY = "common-20k"
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 
 class LadderSpec(BaseSpec):
@@ -21,16 +28,31 @@ class LadderSpec(BaseSpec):
         mode: both
     """
 
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.ladder import KIND
+
+        return KIND
+
     kind: Literal["ladder"] = "ladder"
     """The puzzle kind: ``ladder``."""
-    start: str
-    """The first word of the ladder (any case; it must be in the dictionary)."""
-    target: str
-    """The last word of the ladder, as long as ``start`` (it must be in the dictionary)."""
+    start: str | None = None
+    """The first word of the ladder (any case; it must be in the dictionary). ``generate``: optional,
+    every puzzle then starts from it."""
+    target: str | None = None
+    """The last word of the ladder, as long as ``start`` (it must be in the dictionary); not for ``generate``."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
     """The words a ladder may use: a built-in name (``scowl-70``, ``common-20k`` ...), ``{path: FILE}`` or ``{words: [...]}``."""
-    mode: Literal["shortest", "common", "both"] = "both"
-    """``shortest``: fewest changes; ``common``: least total rareness of the words after the start; ``both``: one of each."""
+    mode: Literal["shortest", "common", "both", "generate"] = "both"
+    """``shortest``: fewest changes; ``common``: least total rareness of the words after the start; ``both``: one of
+    each; ``generate``: ``count`` ladder puzzles (start, target and par) whose shortest ladder is exactly ``par`` steps."""
+    par: int = Field(default=5, ge=1, le=50)
+    """``generate``: the steps of each puzzle's shortest ladder (proven by breadth-first search)."""
+    length: int = Field(default=4, ge=2, le=30)
+    """``generate``: the length of the words (ignored when ``start`` is given: its length)."""
+    count: int = Field(default=1, ge=1, le=10_000)
+    """``generate``: how many puzzles (different start-target pairs)."""
     shortest_pick: Literal["least_rare", "random"] = "least_rare"
     """Which shortest ladder is shown: ``least_rare``, the least rare of the shortest ladders (by
     seed among equals); ``random``, any shortest ladder (by seed, each with a chance)."""
@@ -50,7 +72,9 @@ class LadderSpec(BaseSpec):
 
     @field_validator("start", "target")
     @classmethod
-    def _one_word(cls, value: str) -> str:
+    def _one_word(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
         try:
             return letters(value)
         except ValueError:
@@ -60,6 +84,20 @@ class LadderSpec(BaseSpec):
 
     @model_validator(mode="after")
     def _same_length(self) -> LadderSpec:
+        if self.mode == "generate":
+            if self.target is not None:
+                raise field_error("target", "mode 'generate' chooses the targets; leave 'target' out", self.target)
+            if "dictionary" not in self.model_fields_set:
+                object.__setattr__(self, "dictionary", DictionaryRef(name=GENERATE_DICTIONARY))
+            if self.start is not None:
+                object.__setattr__(self, "length", len(self.start))
+            return self
+        for name in ("par", "length", "count"):
+            if name in self.model_fields_set:
+                raise field_error(name, f"{name!r} is only for mode 'generate', not {self.mode!r}", getattr(self, name))
+        if self.start is None or self.target is None:
+            raise field_error("start" if self.start is None else "target",
+                              f"mode {self.mode!r} needs both 'start' and 'target'", None)
         if len(self.start) != len(self.target):
             raise PydanticCustomError(
                 "ladder_lengths",

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import CommandTools
 
 
-def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``letter-boxed SIDE SIDE SIDE ...`` to the ``cpwords`` command."""
-    from cpwords.cli import field_choices
+    field_choices = tools.field_choices
     from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec as Spec
 
     p = subparsers.add_parser(
@@ -33,8 +36,8 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the spec from the arguments and solve it."""
-    from cpwords.cli import solve_and_print
-    from cpwords.specs import parse_spec
+    solve_and_print = args.tools.solve_and_print
+    from cpwords.puzzles.loading import parse_spec
 
     data: dict[str, Any] = {"kind": "letter_boxed"}
     if args.sides:

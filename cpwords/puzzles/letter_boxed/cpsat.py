@@ -129,7 +129,7 @@ def _solve(model: cp_model.CpModel, spec: Any, budget: Budget, *, one_worker: bo
     YLW DRE at one letter of excess: 4.5-4.7 s against 7.7-14.5 s with two, three seeds each;
     other boxes and refutations alike), while the unbounded search for any answer is faster with
     two (2.9-3.7 s against 7.7-12 s)."""
-    workers = 1 if one_worker and spec.workers is None else spec.workers
+    workers = 1 if one_worker else None  # CP-SAT's own search threads (``workers`` counts processes)
     return engine.solve(model, budget, workers=workers, seed=spec.seed,
                         parameters={"cp_model_probing_level": 0})
 

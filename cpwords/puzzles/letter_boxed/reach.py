@@ -19,17 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.engines.budget import Budget
+from cpwords.engines.budget import Budget, MemoryBudgetExceeded
 from cpwords.puzzles.letter_boxed.words import WordTable
 
 #: Default memory budget of one Letter Boxed search (the ``max_memory_mb`` spec field).
 DEFAULT_MEMORY_MB = 1024
 #: Word masks expanded at once against all 2^n covered sets (bounds the temporary arrays).
 _CHUNK_CELLS = 1 << 22
-
-
-class MemoryBudgetExceeded(Exception):
-    """A search would need more memory than its budget allows; the message says how much."""
 
 
 def _check_memory(needed_bytes: float, max_memory_mb: int | None, what: str) -> None:

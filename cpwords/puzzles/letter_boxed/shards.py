@@ -13,9 +13,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.lexicon import Lexicon, load_lexicon
 from cpwords.puzzles.letter_boxed.generate import random_box
 from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
@@ -36,7 +36,7 @@ class LetterBoxedSharding(Sharding):
         """The dictionary (loaded once per process, whichever box asks first)."""
         return load_lexicon(spec.dictionary)
 
-    def plan(self, spec: Any, context: Lexicon) -> list[Shard]:
+    def plan(self, spec: Any, context: Lexicon, budget: Budget | None = None) -> list[Shard]:
         """The box."""
         return [Shard("box", None, small=True)]
 

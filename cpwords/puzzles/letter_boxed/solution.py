@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cpwords.results import Solution
+from cpwords.results import Difficulty, Solution
 
 
 class LetterBoxedSolution(Solution):
@@ -16,3 +16,5 @@ class LetterBoxedSolution(Solution):
     """The box, for generated puzzles (``task: generate``); None when it is the spec's box."""
     answers_at_par: int | None = None
     """``generate``: how many answers have ``par`` words (fewer = a harder puzzle)."""
+    difficulty: Difficulty | None = None
+    """``generate``: how hard the puzzle is, from ``answers_at_par`` (docs/letter_boxed.md)."""

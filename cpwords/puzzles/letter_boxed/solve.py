@@ -1,4 +1,5 @@
-"""Solving a Letter Boxed spec: prepare the playable words, run the engine's task, build the Result.
+"""A Letter Boxed spec's two hooks of the registry's pipeline: prepare the playable words; turn what
+the engine found into the Result.
 
 This is the one place where a Letter Boxed Result is made: the engine modules (``native_tasks``,
 ``cpsat``, ``sat``) return neutral :class:`~cpwords.engines.found.Found` data.
@@ -6,28 +7,26 @@ This is the one place where a Letter Boxed Result is made: the engine modules (`
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from cpwords import puzzles
 from cpwords.engines.budget import Budget
-from cpwords.engines.found import MEMORY, Found
+from cpwords.engines.found import Found
 from cpwords.lexicon import Lexicon, lexicon_for
-from cpwords.puzzles.letter_boxed.reach import MemoryBudgetExceeded
+from cpwords.puzzles import Prepared
 from cpwords.puzzles.letter_boxed.solution import LetterBoxedSolution
 from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, check_letters_reachable, playable_words
 from cpwords.results import Result
 
 
-def solve(spec: LetterBoxedSpec, budget: Budget) -> Result:
-    """Solve one Letter Boxed spec with its engine, within ``budget``.
+def prepare(spec: LetterBoxedSpec, budget: Budget | None = None) -> Prepared:
+    """The box's playable words (generate: the dictionary alone); nothing to search when some letter
+    of the box is in no playable word.
 
     Raises
     ------
     InputError for a bad dictionary (unknown name, unreadable file, no words).
     """
-    t0 = time.perf_counter()
     lexicon = lexicon_for(spec)  # generate: no offensive words unless the spec says
     problem = BoxProblem(lexicon)
     stats: dict[str, Any] = {"dictionary": spec.dictionary.label()}
@@ -38,21 +37,20 @@ def solve(spec: LetterBoxedSpec, budget: Budget) -> Result:
         stats |= {"playable_words": len(problem.table), "letters_on_box": problem.table.box.n}
         reason = check_letters_reachable(problem.table)
         if reason is not None:
-            stats["prepare_s"] = round(time.perf_counter() - t0, 6)
             counting = spec.task in ("count", "enumerate")
             if spec.task == "count":
                 stats["count_by_words"] = {str(k): 0 for k in range(1, spec.max_words + 1)}
-            return Result.from_search(spec, Found(count=0 if counting else None, message=reason), infeasible=reason,
-                                      stats=stats)
+            return Prepared(problem, stats, Found(count=0 if counting else None, message=reason))
     if spec.task == "min_words":
         stats["candidate_words"] = len(problem.candidates)
-    stats["prepare_s"] = round(time.perf_counter() - t0, 6)
-    try:
-        found = puzzles.get(spec.kind).run(problem, spec, budget)
-    except MemoryBudgetExceeded as exc:
-        found = Found(message=str(exc)).stop(MEMORY)
+    return Prepared(problem, stats)
+
+
+def result(spec: LetterBoxedSpec, problem: BoxProblem, found: Found, stats: dict[str, Any], budget: Budget) -> Result:
+    """The Result of what the engine found."""
     # One best answer always converts (in microseconds); only listings are cut at the deadline.
-    solutions = found.convert(lambda answer: _solution(answer, lexicon), None if spec.task == "min_words" else budget)
+    solutions = found.convert(lambda answer: _solution(answer, problem.lexicon),
+                              None if spec.task == "min_words" else budget)
     if spec.task == "enumerate":
         solutions.sort(key=sort_key(spec.rank))
     if "count_by_words" in found.stats:

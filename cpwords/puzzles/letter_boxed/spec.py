@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from cpwords.specs import BaseSpec, DictionaryRef, letters
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 Task = Literal["min_words", "enumerate", "count", "generate"]
 Rank = Literal["letters", "common"]
@@ -25,6 +28,13 @@ class LetterBoxedSpec(BaseSpec):
         sides: [lme, iuf, wcb, oas]
         task: min_words
     """
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.letter_boxed import KIND
+
+        return KIND
 
     kind: Literal["letter_boxed"] = "letter_boxed"
     """The puzzle kind."""

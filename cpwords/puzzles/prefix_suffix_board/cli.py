@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
 
+if TYPE_CHECKING:
+    from cpwords.puzzles import CommandTools
 
-def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``cpwords board`` to the command line."""
     p = subparsers.add_parser(
         "board", parents=parents, help="prefix/suffix boards: count, solve, generate",
@@ -27,6 +30,10 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
                       "e.g. s_n=er,s_e=ed,s_s=ing,s_w=ly")
     task.add_argument("--enumerate", type=int, metavar="N", help="list N boards modulo symmetry")
     p.add_argument("--limit", type=int, help="most answers to list for --solve (default 10)")
+    p.add_argument("--unique", action="store_true",
+                   help="--generate: only boards whose suffixes have exactly one completion (modulo symmetry)")
+    p.add_argument("--max-completions", type=int, metavar="K",
+                   help="--generate: only boards whose suffixes have at most K completions (modulo symmetry)")
     p.add_argument("--blank", action="store_true",
                    help="with --svg: draw the puzzle without its answer, for a player")
     p.set_defaults(func=run)
@@ -50,8 +57,8 @@ def parse_suffixes(text: str) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Build the spec from the options and solve it."""
-    from cpwords.cli import solve_and_print
-    from cpwords.specs import parse_spec
+    solve_and_print = args.tools.solve_and_print
+    from cpwords.puzzles.loading import parse_spec
 
     data: dict[str, Any] = {"kind": "prefix_suffix_board"}
     if args.board:
@@ -76,5 +83,9 @@ def run(args: argparse.Namespace) -> int:
         data["count"] = args.generate or 1
     if args.limit is not None:
         data["limit"] = args.limit
+    if args.unique:
+        data["unique"] = True
+    if args.max_completions is not None:
+        data["max_completions"] = args.max_completions
     spec = parse_spec(data, source="command line")
     return solve_and_print([spec], args)

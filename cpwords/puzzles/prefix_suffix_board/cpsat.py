@@ -435,7 +435,7 @@ def generate(problem: Problem, spec: Any, budget: Budget) -> Found:
     model, xs = build_model(problem, "board")
     found = Found()
     for k in range(spec.count):
-        out = engine.solve(model, budget, workers=spec.workers or 1, seed=(spec.seed or 0) + k, randomize=True)
+        out = engine.solve(model, budget, workers=1, seed=(spec.seed or 0) + k, randomize=True)
         engine.add_stats(found.stats, out.stats)
         if out.status is Status.INFEASIBLE:
             return found

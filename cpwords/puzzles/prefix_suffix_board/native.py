@@ -11,20 +11,19 @@ by its orbit size (the filling count is the same across an orbit). Every board u
 word once, so no symmetry other than the identity can fix a board: every orbit of boards has
 exactly |G| members and the count modulo symmetry is the raw count divided by |G|.
 
-Work is split over the tokens of the first suffix slot, across processes (``workers``).
+Work is split over the tokens of the first suffix slot, over the execution layer's local workers
+(``workers``).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import random
-import signal
-import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from cpwords.engines.budget import Budget, SearchTimeout
+from cpwords.engines.parallel import parallel_map
 from cpwords.geometry import canonical_form, orbit_size
 from cpwords.puzzles.prefix_suffix_board.bitsets import has_distinct_choice_bits, members, to_bits, union_of
 from cpwords.puzzles.prefix_suffix_board.counting import count_fillings
@@ -317,11 +316,9 @@ def has_distinct_choice(candidates: list[frozenset[int]]) -> bool:
 _WORKER: BoardSearch | None = None
 
 
-def _init_worker(search: BoardSearch) -> None:
+def _share_search(search: BoardSearch) -> None:
+    """A worker's initializer: the search its parts run on."""
     global _WORKER
-    # Ctrl-C reaches the whole process group: the parent stops the pool, workers stay quiet.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER = search
 
 
@@ -338,13 +335,14 @@ def _run_parts(args: tuple[list[tuple[int, ...]], str]) -> tuple[Tally, int]:
 def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
     """Count over every part (one per token of the first suffix slot; of the first two with
     several workers, since the lex-leader puts the smallest ids first and one slot alone splits
-    unevenly), in ``workers`` processes, reporting progress to the search's budget.
+    unevenly), on ``workers`` local workers of the execution layer, reporting progress to the
+    search's budget.
 
     The workers see the deadline themselves (it travels with the search) and return what they
-    counted of a part cut short; the parent waits for them at most :data:`WAIT_GRACE_S` past
-    the deadline, then ends the pool: one placement's fillings are counted in one call that
-    cannot stop halfway. A stop request (Ctrl-C) ends the pool at once. Either way the tally
-    holds the parts and placements finished so far (a lower bound) and is marked incomplete.
+    counted of a part cut short; the layer waits for them a moment past the deadline, then ends
+    them: one placement's fillings are counted in one call that cannot stop halfway. A stop
+    request (Ctrl-C) ends them at once. Either way the tally holds the parts and placements
+    finished so far (a lower bound) and is marked incomplete.
     """
     budget = search.budget
     parts: list[tuple[int, ...]] = [()]
@@ -365,44 +363,14 @@ def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
                     total.complete = False
                     break
             return total
-        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
         chunks = [parts[i:i + 8] for i in range(0, len(parts), 8)]
-        pool = ctx.Pool(min(workers, len(chunks)), initializer=_init_worker, initargs=(search,))
-        try:
-            # imap_unordered with chunksize 1 (chunks are made here) gives an iterator whose
-            # next() takes a timeout, so a stop request and the deadline are seen while the
-            # workers run.
-            results = pool.imap_unordered(_run_parts, [(c, task) for c in chunks])
-            for _ in chunks:
-                while True:
-                    try:
-                        tally, n = results.next(timeout=0.1)
-                        break
-                    except multiprocessing.TimeoutError:
-                        if _give_up(budget):
-                            total.complete = False
-                            return total
-                _add(total, tally)
-                advance(n)
-                if _give_up(budget):  # results may keep coming faster than the timeout above
-                    total.complete = False
-                    return total
-        finally:
-            pool.terminate()
-            pool.join()
+        mapped = parallel_map(_run_parts, [(c, task) for c in chunks], budget, workers=workers,
+                              initializer=_share_search, initargs=(search,))
+        for _, (tally, n) in mapped:
+            _add(total, tally)
+            advance(n)
+        total.complete = total.complete and mapped.run.complete
     return total
-
-
-#: Seconds past the deadline that the parent of a multi-process count waits for the workers to
-#: report the parts they were cut short in.
-WAIT_GRACE_S = 0.4
-
-
-def _give_up(budget: Budget) -> bool:
-    """Whether to stop waiting for the workers: a stop request, or the deadline long past."""
-    if budget.stopped:
-        return True
-    return budget.deadline is not None and time.monotonic() > budget.deadline + WAIT_GRACE_S
 
 
 def _add(total: Tally, part: Tally) -> None:

@@ -10,14 +10,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cpwords.engines.budget import Budget, SearchTimeout, usable_cores
+from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
+from cpwords.engines.workers import worker_count
 from cpwords.puzzles.prefix_suffix_board import native
 from cpwords.puzzles.prefix_suffix_board.problem import Problem
 
 
 def _workers(spec: Any) -> int:
-    return spec.workers or min(usable_cores(), 8)
+    return worker_count(spec.workers)[0]
 
 
 def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:

@@ -50,6 +50,12 @@ def render(spec: Any, result: Result) -> Any:
         items.append(Text(f"board {i + 1}" if len(result.solutions) > 1 else "board", style="bold"))
         items.append(Text(board_text(board, tokens)))
         items.append(Text("words: " + " ".join(sol.words)))
+        completions, difficulty = getattr(sol, "completions", None), getattr(sol, "difficulty", None)
+        if completions is not None:
+            facts = f"completions of the suffixes (modulo symmetry): {completions}"
+            if difficulty is not None:
+                facts += f" · {difficulty.level} ({difficulty.score:g})"
+            items.append(Text(facts))
     if hidden:
         items.append(display.more_line(hidden, "boards"))
     if result.count is not None and result.task in ("count_boards", "count_suffix_sets"):

@@ -37,9 +37,10 @@ from typing import Any
 
 from cpwords.engines import counting
 from cpwords.engines import sat as engine
-from cpwords.engines.budget import Budget, SearchTimeout, usable_cores
+from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
 from cpwords.engines.sat import OrderedInt
+from cpwords.engines.workers import worker_count
 from cpwords.geometry import Symmetry, orbit_size
 from cpwords.puzzles.prefix_suffix_board.problem import PlacementCount, Problem
 from cpwords.results import Status
@@ -303,7 +304,7 @@ def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
                                   "clauses": en.stats["clauses"]})
     if not en.complete:
         return found.stop(en.stopped)
-    workers = spec.workers or min(usable_cores(), 8)
+    workers = worker_count(spec.workers)[0]
     if counting.available():
         found.stats["method"] = "SAT-enumerated suffix placements x projected model counts (Ganak)"
         totals = _count_with_ganak(problem, vectors, budget, workers, found)

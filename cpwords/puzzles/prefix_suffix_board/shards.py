@@ -23,12 +23,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
+from cpwords import puzzles
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
+from cpwords.puzzles import Prepared
 from cpwords.puzzles.prefix_suffix_board.native import BoardSearch, Tally
-from cpwords.puzzles.prefix_suffix_board.problem import Problem, build_problem
-from cpwords.puzzles.prefix_suffix_board.solve import no_board_message
 from cpwords.results import Result
 
 TASKS = ("count_boards", "count_suffix_sets")
@@ -50,7 +50,7 @@ class BoardContext:
     """What every shard of one spec shares: the problem, prefix candidates as bit sets, and one
     search per thread (a search carries its shard's budget)."""
 
-    problem: Problem
+    prepared: Prepared
     search: BoardSearch
     pairs: list[int]  # suffix id -> prefixes pairing with it (bit set)
     domains: list[int]  # prefix slot -> its candidate prefixes (bit set)
@@ -60,7 +60,7 @@ class BoardContext:
         """This thread's search, reporting to ``budget``."""
         search: BoardSearch | None = getattr(self.local, "search", None)
         if search is None:
-            search = self.local.search = BoardSearch(self.problem)
+            search = self.local.search = BoardSearch(self.prepared.problem)
         search.budget = budget
         return search
 
@@ -82,13 +82,14 @@ class BoardSharding(Sharding):
         return bool(spec.task in TASKS and spec.engine == "native")
 
     def prepare(self, spec: Any) -> BoardContext:
-        """The problem and its search."""
-        problem = build_problem(spec)
+        """The kind's own preparation (the problem) and its search."""
+        prepared = puzzles.get(spec.kind).prepare(spec)
+        problem = prepared.problem
         search = BoardSearch(problem)
-        return BoardContext(problem, search, [_bits(ps) for ps in problem.tokens.prefixes_with],
+        return BoardContext(prepared, search, [_bits(ps) for ps in problem.tokens.prefixes_with],
                             [_bits(d) for d in search.prefix_domain])
 
-    def plan(self, spec: Any, context: BoardContext) -> list[Shard]:
+    def plan(self, spec: Any, context: BoardContext, budget: Budget | None = None) -> list[Shard]:
         """One head per token of the first suffix slot, light heads grouped."""
         search = context.search
         if not search.suffix_nodes:
@@ -163,19 +164,15 @@ class BoardSharding(Sharding):
         stats: dict[str, Any] = {"raw_count": raw, "placements_searched": placements}
         if spec.task == "count_suffix_sets":
             return Found(count=suffix_sets, stats=stats, complete=complete)
-        group_size = len(context.problem.layout.group)
+        group_size = len(context.prepared.problem.layout.group)
         if complete and raw % group_size:
             raise AssertionError("raw count is not a multiple of the group size")
         return Found(count=raw // group_size, complete=complete, stats=stats | {
             "suffix_sets": suffix_sets, "method": "suffix placements x counted fillings"})
 
     def result(self, spec: Any, context: BoardContext, found: Found) -> Result:
-        """The Result, with the figures of the kind's own solve."""
-        problem = context.problem
-        stats = {"dictionary": spec.dictionary.label(), "prefix_tokens": len(problem.tokens.prefixes),
-                 "suffix_tokens": len(problem.tokens.suffixes), "words": len(problem.tokens.words),
-                 "group_size": len(problem.layout.group)}
-        return Result.from_search(spec, found, [], infeasible=no_board_message(spec), what="board", stats=stats)
+        """The Result, as the kind's own pipeline builds it."""
+        return puzzles.get(spec.kind).result(spec, context.prepared, found)
 
 
 def _parts(search: BoardSearch, vector: tuple[int, ...]) -> dict[str, Any] | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cpwords.results import Solution
+from cpwords.results import Difficulty, Solution
 
 
 class BoardSolution(Solution):
@@ -10,3 +10,7 @@ class BoardSolution(Solution):
 
     tokens: dict[str, str]
     """Slot name -> token (prefix tokens at prefix slots, suffix tokens at suffix slots)."""
+    completions: int | None = None
+    """For ``generate``: how many boards modulo symmetry fit the player's view (the suffixes), counted."""
+    difficulty: Difficulty | None = None
+    """For ``generate``: how hard the board's view is (docs/prefix_suffix_board.md)."""

@@ -184,8 +184,7 @@ def _scorer(kind: str, spec: Any, start: Board, lexicon: Any) -> tuple[Callable[
     """The function that scores boards given by their tiles, and whether it gains from batches."""
     min_letters, scoring = spec.min_letters(), spec.scoring
     if kind == "reference":
-        from cpwords.puzzles.ruzzle.engines.trie import trie_of
-        from cpwords.puzzles.ruzzle.trie import trie_words
+        from cpwords.puzzles.ruzzle.trie import trie_of, trie_words
 
         trie, _ = trie_of(lexicon)
 

@@ -5,16 +5,20 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import CommandTools
 
 _BONUS = re.compile(r"(DL|TL|DW|TW):(\d+),(\d+)", re.IGNORECASE)
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argparse.ArgumentParser],
+               tools: CommandTools) -> None:
     """Add the ``ruzzle`` command."""
-    from cpwords.cli import field_choices
+    field_choices = tools.field_choices
     from cpwords.puzzles.ruzzle.spec import RuzzleSpec as Spec
 
     p = subparsers.add_parser(
@@ -38,7 +42,7 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argpars
 
 def build_spec(args: argparse.Namespace) -> Any:
     """The spec the command line describes (validated like a YAML file)."""
-    from cpwords.specs import parse_spec
+    from cpwords.puzzles.loading import parse_spec
 
     if args.boggle and args.scoring not in (None, "boggle"):
         raise InputError("--boggle contradicts --scoring", field="--scoring", value=args.scoring)
@@ -66,6 +70,6 @@ def build_spec(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Build the spec, solve it and print the result."""
-    from cpwords.cli import solve_and_print
+    solve_and_print = args.tools.solve_and_print
 
     return solve_and_print([build_spec(args)], args)

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.lexicon import Lexicon, lexicon_for
 from cpwords.puzzles.ruzzle.board import Board, parse_row
 from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
@@ -60,7 +60,7 @@ class RuzzleSharding(Sharding):
         """The starting board and the dictionary."""
         return RuzzleContext(Board.from_tiles(spec.tiles(), spec.bonus_cells()), lexicon_for(spec))
 
-    def plan(self, spec: Any, context: RuzzleContext) -> list[Shard]:
+    def plan(self, spec: Any, context: RuzzleContext, budget: Budget | None = None) -> list[Shard]:
         """:data:`CHAINS` chains."""
         return [Shard(f"chain:{i:03d}", {"chain": i, "seed": chain_seed(spec.seed, i)}, cost=float(spec.iterations))
                 for i in range(CHAINS)]

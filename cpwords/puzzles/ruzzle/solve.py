@@ -1,15 +1,16 @@
-"""Solving a Ruzzle spec: build the board, run the engine's task, build the one Result."""
+"""A Ruzzle spec's two hooks of the registry's pipeline: build the board; turn what the engine found
+into the one Result."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from operator import itemgetter
 from typing import Any
 
-from cpwords import puzzles
 from cpwords.engines.budget import Budget
+from cpwords.engines.found import Found
 from cpwords.lexicon import lexicon_for
+from cpwords.puzzles import Prepared
 from cpwords.puzzles.ruzzle.board import Board, parse_row
 from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
 from cpwords.puzzles.ruzzle.solution import RuzzleSolution
@@ -20,22 +21,26 @@ from cpwords.results import Result
 Answer = tuple[str, tuple[int, ...], int]
 
 
-def solve(spec: RuzzleSpec, budget: Budget) -> Result:
-    """Solve a ``kind: ruzzle`` spec (see :mod:`cpwords.puzzles.ruzzle.spec`) within ``budget``.
+def prepare(spec: RuzzleSpec, budget: Budget | None = None) -> Prepared:
+    """The board and the dictionary (none for counting paths).
 
     Raises
     ------
     InputError
         For an unknown dictionary, or a board too large for exact path counting.
     """
-    t0 = time.perf_counter()
     board = Board.from_tiles(spec.tiles(), spec.bonus_cells())
     lexicon = None if spec.task == "count_paths" else lexicon_for(spec)
-    stats: dict[str, Any] = {"prepare_s": round(time.perf_counter() - t0, 6)}
+    stats: dict[str, Any] = {}
     if lexicon is not None:
         stats |= {"dictionary": spec.dictionary.label(), "dictionary_words": len(lexicon)}
-    found = puzzles.get(spec.kind).run(RuzzleProblem(board, lexicon), spec, budget)
-    if spec.task == "best_board":
+    return Prepared(RuzzleProblem(board, lexicon), stats)
+
+
+def result(spec: RuzzleSpec, problem: RuzzleProblem, found: Found, stats: dict[str, Any], budget: Budget) -> Result:
+    """The Result of what the engine found: every word with its best path, best score first."""
+    board = problem.board
+    if spec.task == "best_board" and "grid" in found.stats:
         board = board.with_tiles([t for row in found.stats["grid"] for t in parse_row(row)])
     solutions = word_solutions(board, found.answers, with_grid=spec.task == "best_board")
     if spec.task != "count_paths":
@@ -44,10 +49,10 @@ def solve(spec: RuzzleSpec, budget: Budget) -> Result:
             found.objective = sum(s.score for s in solutions)
     infeasible = "" if solutions else (f"no word of {spec.dictionary.label()} with at least "
                                        f"{spec.min_letters()} letters can be traced on this board")
-    result = Result.from_search(spec, found, solutions, infeasible=infeasible, what="word", stats=stats)
+    outcome = Result.from_search(spec, found, solutions, infeasible=infeasible, what="word", stats=stats)
     if spec.task == "best_board":
-        result.count_exact = True  # the words of the board found are all listed
-    return result
+        outcome.count_exact = True  # the words of the board found are all listed
+    return outcome
 
 
 def word_solutions(board: Board, answers: Iterable[Answer], *, with_grid: bool = False) -> list[RuzzleSolution]:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
 from cpwords.errors import InputError
 from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, field_error, letters
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 BonusName = Literal["DL", "TL", "DW", "TW"]
 DEFAULT_MIN_LENGTH = {"ruzzle": 2, "boggle": 3, "none": 3}
@@ -29,6 +32,13 @@ def _parse_row(row: str | list[str]) -> list[str]:
 
 class RuzzleSpec(BaseSpec):
     """Find every word on a Ruzzle or Boggle board, count the board's paths, or search for a rich board."""
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.ruzzle import KIND
+
+        return KIND
 
     kind: Literal["ruzzle"] = "ruzzle"
     """The puzzle kind."""

@@ -18,8 +18,12 @@ import time
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from cpwords.puzzles.ruzzle.board import Board, boggle_points, path_matters, tile_value
+
+if TYPE_CHECKING:
+    from cpwords.lexicon import Lexicon
 
 CACHE_VERSION = 1
 _A = ord("a")
@@ -260,3 +264,15 @@ def _walk(board: Board, trie: Trie, min_letters: int, scoring: str,
         if state >= 0:
             visit(cell, state, 1 << cell, len(tiles[cell]), points[cell], board.word_mult[cell])
     return found, best, True
+
+
+def trie_of(lexicon: Lexicon) -> tuple[Trie, dict[str, Any]]:
+    """The trie of ``lexicon``, kept per process after its first load from the disk cache (a
+    load reads and hashes a few MB: ten times the search of a board); and the load figures."""
+    from cpwords.puzzles.ruzzle.engines.common import cached_index
+
+    t0 = time.perf_counter()
+    (trie, first), built = cached_index("trie", lexicon, lambda: load_trie(lexicon))
+    if built:
+        return trie, dict(first)
+    return trie, {"index_s": round(time.perf_counter() - t0, 6), "trie_built": 0, "trie_nodes": trie.nodes}

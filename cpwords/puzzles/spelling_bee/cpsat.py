@@ -142,7 +142,7 @@ def words(table: WordTable, spec: Any, budget: Budget) -> Found:
     hive, center = mask_of(spec.letters), mask_of(spec.center)
     hm = HiveModel(table, hive=hive)
     hm.fix(hive, center)
-    outcome = engine.solve(hm.model, budget, workers=spec.workers, seed=spec.seed, parameters=PARAMETERS)
+    outcome = engine.solve(hm.model, budget, seed=spec.seed, parameters=PARAMETERS)
     found = Found(stats=dict(outcome.stats, model_sets=len(hm.masks)))
     if not outcome.status.solved:
         return found.stop(outcome.stopped) if outcome.stopped else found
@@ -175,7 +175,7 @@ def generate(table: WordTable, spec: Any, budget: Budget) -> Found:
         m.maximize(hm.words if spec.maximize == "words" else hm.points)
     found = Found(stats={"model_sets": len(hm.masks), "pangram_sets": len(hm.z)})
     for k in range(spec.puzzles):
-        outcome = engine.solve(m, budget, workers=spec.workers, seed=None if spec.seed is None else spec.seed + k,
+        outcome = engine.solve(m, budget, seed=None if spec.seed is None else spec.seed + k,
                                randomize=spec.maximize is None, parameters=PARAMETERS)
         engine.add_stats(found.stats, outcome.stats)
         if not outcome.status.solved:

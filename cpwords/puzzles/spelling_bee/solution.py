@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cpwords.results import Solution
+from cpwords.results import Difficulty, Solution
 
 
 class SpellingBeeSolution(Solution):
@@ -24,3 +24,5 @@ class SpellingBeeSolution(Solution):
     """The sum of the words' scores: the points needed for Queen Bee."""
     ranks: dict[str, int] = {}
     """The game's ranks and the points each needs (Beginner 0 … Queen Bee = ``total``)."""
+    difficulty: Difficulty | None = None
+    """``generate``: how hard the hive is, from its words, points and pangrams (docs/spelling_bee.md)."""

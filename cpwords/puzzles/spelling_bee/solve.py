@@ -1,18 +1,18 @@
-"""Solving a Spelling Bee spec: build the word table, run the engine's task, build the one Result."""
+"""A Spelling Bee spec's two hooks of the registry's pipeline: build the word table; turn what the
+engine found into the one Result."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from cpwords import puzzles
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
 from cpwords.lexicon import lexicon_for
+from cpwords.puzzles import Prepared
 from cpwords.puzzles.spelling_bee.solution import SpellingBeeSolution
 from cpwords.puzzles.spelling_bee.spec import SpellingBeeSpec
 from cpwords.puzzles.spelling_bee.words import WordTable
-from cpwords.results import Result
+from cpwords.results import Difficulty, Result, difficulty_level
 
 #: The game's ranks and the share of the hive's points each needs.
 RANKS: tuple[tuple[str, int], ...] = (
@@ -31,27 +31,30 @@ def ranks(total: int) -> dict[str, int]:
     return {name: (total * share + 50) // 100 for name, share in RANKS}
 
 
-def solve(spec: SpellingBeeSpec, budget: Budget) -> Result:
-    """Solve one Spelling Bee spec with its engine, within ``budget``.
+def prepare(spec: SpellingBeeSpec, budget: Budget | None = None) -> Prepared:
+    """The dictionary's words grouped by letter set; nothing to search when the time limit came first.
 
     Raises
     ------
     InputError for a bad dictionary (unknown name, unreadable file, no words).
     """
-    t0 = time.perf_counter()
     lexicon = lexicon_for(spec)  # generate: no offensive words unless the spec says
     stats: dict[str, Any] = {"dictionary": spec.dictionary.label()}
     try:
-        table = WordTable.build(lexicon, spec.min_word_length, tick=budget.ticker(4096))
+        table = WordTable.build(lexicon, spec.min_word_length, tick=(budget or Budget(None)).ticker(4096))
     except SearchTimeout as exc:
-        stats["prepare_s"] = round(time.perf_counter() - t0, 6)
         found = Found(message="the time limit was reached while the words were grouped").stop(
             exc.args[0] if exc.args else None)
+        return Prepared(None, stats, found)
+    stats["letter_sets"] = len(table.words)
+    return Prepared(table, stats)
+
+
+def result(spec: SpellingBeeSpec, table: WordTable | None, found: Found, stats: dict[str, Any],
+           budget: Budget) -> Result:
+    """The Result of what the engine found."""
+    if table is None:  # stopped while preparing
         return Result.from_search(spec, found, infeasible="", stats=stats)
-    stats |= {"prepare_s": round(time.perf_counter() - t0, 6), "letter_sets": len(table.words)}
-    t1 = time.perf_counter()
-    found = puzzles.get(spec.kind).run(table, spec, budget)
-    stats["search_s"] = round(time.perf_counter() - t1, 6)
     solutions = found.convert(_solution, budget)
     if spec.task == "words":
         infeasible = (f"no word of {spec.dictionary.label()} with {spec.min_word_length}+ letters uses only "
@@ -72,11 +75,29 @@ def solve(spec: SpellingBeeSpec, budget: Budget) -> Result:
                               asked=spec.puzzles if spec.task == "generate" else None)
 
 
-def _solution(answer: tuple[str, list[tuple[str, int, bool]]]) -> SpellingBeeSolution:
-    """One hive and its words as a Solution: pangrams first, then by points, then alphabetically."""
+def _solution(answer: tuple[str, list[tuple[str, int, bool]]], *, rated: bool = False) -> SpellingBeeSolution:
+    """One hive and its words as a Solution: pangrams first, then by points, then alphabetically
+    (``rated``: with its difficulty, for generated hives)."""
     letters, found = answer
     ordered = sorted(found, key=lambda f: (not f[2], -f[1], f[0]))
     total = sum(p for _, p, _ in ordered)
+    pangrams = [w for w, _, pan in ordered if pan]
     return SpellingBeeSolution(words=[w for w, _, _ in ordered], letters=letters, center=letters[0],
-                               points=[p for _, p, _ in ordered], pangrams=[w for w, _, pan in ordered if pan],
-                               total=total, ranks=ranks(total))
+                               points=[p for _, p, _ in ordered], pangrams=pangrams, total=total, ranks=ranks(total),
+                               difficulty=hive_difficulty(len(ordered), total, len(pangrams)) if rated else None)
+
+
+#: Difficulty bands of a hive's score: medium from 40, hard from 70.
+DIFFICULTY_BANDS = (40.0, 70.0)
+
+
+def hive_difficulty(words: int, points: int, pangrams: int) -> Difficulty:
+    """How hard a hive is: ``score = min(100, points / (2 × pangrams))``: the points a Queen Bee must
+    collect (many words to find), eased by each pangram (a pangram is the hive's key word).
+
+    >>> hive_difficulty(40, 180, 1).level, hive_difficulty(20, 80, 2).level
+    ('hard', 'easy')
+    """
+    score = round(min(100.0, points / (2 * max(1, pangrams))), 1)
+    return Difficulty(level=difficulty_level(score, *DIFFICULTY_BANDS), score=score,
+                      figures={"words": words, "points": points, "pangrams": pangrams})

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
 
 Task = Literal["words", "generate"]
 
@@ -28,6 +31,13 @@ class SpellingBeeSpec(BaseSpec):
         letters: ocanlpt
         center: o
     """
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.spelling_bee import KIND
+
+        return KIND
 
     kind: Literal["spelling_bee"] = "spelling_bee"
     """The puzzle kind."""

@@ -3,7 +3,10 @@
 Every slot holds a dictionary word, crossings agree (the answer is a grid of letters, so they
 agree by construction once each slot is read from it), given letters are kept, words are all
 different when asked, and for ``unscramble`` the answer uses exactly the scrambled letters, keeps
-the fixed cells and the swap sequence turns the scrambled grid into the answer.
+the fixed cells and the swap sequence turns the scrambled grid into the answer. For ``puzzle`` the
+same of the board (``scrambled``) and its swaps, with exactly ``par`` swaps, and the colours
+recomputed from the documented rule. (That the answer is unique and par the fewest is what the
+engines prove; the tests re-prove both by brute force.)
 """
 
 from __future__ import annotations
@@ -80,17 +83,47 @@ def check(spec, solution) -> list[str]:
                 if ch in ALPHABET and rows[r][c] != ch:
                     problems.append(f"given letter {ch!r} at [{r + 1}, {c + 1}] is {rows[r][c]!r} in the answer")
     if spec.task == "unscramble":
-        problems.extend(_check_unscramble(spec, shape, rows, solution))
+        problems.extend(_check_unscramble(spec.scrambled, shape, rows, solution))
+    if spec.task == "puzzle":
+        problems.extend(_check_puzzle(shape, slots, rows, solution))
     return problems
 
 
-def _check_unscramble(spec, shape, rows: list[str], solution) -> list[str]:
+def _check_puzzle(shape, slots, rows: list[str], solution) -> list[str]:
+    board = getattr(solution, "scrambled", None)
+    if not board or len(board) != len(rows) or any(len(a) != len(b) for a, b in zip(board, rows, strict=True)):
+        return ["the puzzle has no board of the grid's size"]
+    problems = _check_unscramble(board, shape, rows, solution)
+    if len(solution.swaps or []) != solution.par:
+        problems.append(f"{len(solution.swaps or [])} swaps listed for par {solution.par}")
+    if solution.colors != puzzle_colours(slots, rows, board):
+        problems.append(f"colours {solution.colors} differ from the rule's {puzzle_colours(slots, rows, board)}")
+    return problems
+
+
+def puzzle_colours(slots, rows: list[str], board: list[str]) -> list[str]:
+    """The colours of a puzzle board by the rule of docs/word_grid.md: green where the board holds
+    the answer's letter; else, per word through the cell, Wordle's rule over the word's
+    non-green cells in reading order (yellow while the letter is left among the answer letters
+    of those cells); yellow for either word, else grey; ``#`` on black cells."""
+    out = [["#" if ch == "#" else ("g" if ch == a else "-") for ch, a in zip(b, r, strict=True)]
+           for b, r in zip(board, rows, strict=True)]
+    for _, run in slots:
+        left = Counter(rows[r][c] for r, c in run if out[r][c] != "g")
+        for r, c in run:
+            if out[r][c] != "g" and left[board[r][c]] > 0:
+                left[board[r][c]] -= 1
+                out[r][c] = "y"
+    return ["".join(row) for row in out]
+
+
+def _check_unscramble(board: list[str], shape, rows: list[str], solution) -> list[str]:
     problems = []
-    scrambled = [list(r) for r in spec.scrambled]
-    if Counter("".join(spec.scrambled)) != Counter("".join(rows)):
+    scrambled = [list(r) for r in board]
+    if Counter("".join(board)) != Counter("".join(rows)):
         problems.append("the answer does not use exactly the scrambled letters")
     for r, c in shape.fixed:
-        if rows[r - 1][c - 1] != spec.scrambled[r - 1][c - 1]:
+        if rows[r - 1][c - 1] != board[r - 1][c - 1]:
             problems.append(f"fixed cell [{r}, {c}] changed")
     fixed = set(shape.fixed)
     for k, pair in enumerate(solution.swaps or []):

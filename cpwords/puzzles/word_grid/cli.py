@@ -4,15 +4,19 @@
     cpwords grid --count --dict {path}
     cpwords grid --fill partial.txt
     cpwords grid --unscramble scrambled.txt
+    cpwords grid --puzzle 3 --par 10 --seed 7 --svg board.svg --blank
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import CommandTools
 
 
 def _rows_file(name: str, field: str) -> list[str]:
@@ -37,7 +41,7 @@ def _rows_file(name: str, field: str) -> list[str]:
     return rows
 
 
-def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``cpwords grid``."""
     p = subparsers.add_parser("grid", parents=parents, help="word grids (Gridle): generate, fill, count, unscramble",
                               description="Crossing-word grids: generate, fill, count, enumerate or unscramble.")
@@ -48,6 +52,13 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
     task.add_argument("--enumerate", type=int, metavar="LIMIT", help="list up to LIMIT grids")
     task.add_argument("--fill", metavar="FILE", help="complete the partial grid in FILE (rows; '?' unknown, '#' black)")
     task.add_argument("--unscramble", metavar="FILE", help="solve the scrambled grid in FILE with the fewest swaps")
+    task.add_argument("--puzzle", type=int, metavar="N",
+                      help="make N scrambled boards for players, each with a proven unique answer and par")
+    p.add_argument("--par", type=int, metavar="P", help="--puzzle: the fewest swaps of each board (default 10 on 5x5, "
+                                                         "20 on 7x7)")
+    p.add_argument("--answer", metavar="FILE", help="--puzzle: letters the answer grid must have (rows; '?' "
+                                                     "unknown, '#' black; a full grid makes puzzles of that grid)")
+    p.add_argument("--blank", action="store_true", help="--puzzle with --svg: draw the player's board only")
     p.add_argument("--common", action="store_true", help="prefer common words (least total rareness)")
     p.add_argument("--repeat-words", action="store_true", help="allow a word more than once")
     p.set_defaults(func=run)
@@ -55,8 +66,8 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the spec from the options and solve it."""
-    from cpwords.cli import solve_and_print
-    from cpwords.specs import parse_spec
+    solve_and_print = args.tools.solve_and_print
+    from cpwords.puzzles.loading import parse_spec
 
     shape = args.shape
     if "/" in shape or shape.endswith((".yaml", ".yml")):
@@ -71,8 +82,17 @@ def run(args: argparse.Namespace) -> int:
         data["task"], data["given"] = "fill", _rows_file(args.fill, "--fill")
     elif args.unscramble:
         data["task"], data["scrambled"] = "unscramble", _rows_file(args.unscramble, "--unscramble")
+    elif args.puzzle is not None:
+        data["task"], data["count"] = "puzzle", args.puzzle
+        if args.answer:
+            data["given"] = _rows_file(args.answer, "--answer")
     else:
         data["task"], data["count"] = "generate", args.generate or 1
+    for option, value in (("--par", args.par), ("--answer", args.answer)):
+        if value is not None and data["task"] != "puzzle":
+            raise InputError("only goes with --puzzle", field=option, value=value)
+    if args.par is not None:
+        data["par"] = args.par
     try:
         return solve_and_print([parse_spec(data, source="command line")], args)
     except InputError as exc:
@@ -80,7 +100,11 @@ def run(args: argparse.Namespace) -> int:
         top = (exc.field or "").split(".")[0].split("[")[0]
         if top == "count" and args.generate is not None:
             raise InputError(exc.message, field="--generate", value=args.generate) from None
-        if top in ("given", "scrambled"):
-            name = args.fill if top == "given" else args.unscramble
-            raise InputError(exc.message, source=name, field="--fill" if top == "given" else "--unscramble") from None
+        if top == "count" and args.puzzle is not None:
+            raise InputError(exc.message, field="--puzzle", value=args.puzzle) from None
+        files = {"given": ("--fill", args.fill) if args.fill else ("--answer", args.answer),
+                 "scrambled": ("--unscramble", args.unscramble)}
+        if top in files and files[top][1]:
+            flag, name = files[top]
+            raise InputError(exc.message, source=name, field=flag) from None
         raise

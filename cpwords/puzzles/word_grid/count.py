@@ -43,9 +43,7 @@ How the pieces fit (``problem`` is a grid problem, see :mod:`.problem`)::
 from __future__ import annotations
 
 import math
-import multiprocessing
 import re
-import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -53,6 +51,9 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.engines.budget import Budget
+from cpwords.engines.parallel import parallel_map
+from cpwords.engines.workers import start_method
 from cpwords.geometry import Symmetry
 from cpwords.puzzles.word_grid.count_engine import (
     BudgetLike,
@@ -71,6 +72,8 @@ __all__ = [
 MAX_INTERMEDIATE = 60_000_000
 #: Largest number of multiply-adds the plain einsum counter accepts for one contraction.
 MAX_FLOPS = 2e10
+#: A plan estimated to take less than this many seconds runs in this process: workers would not pay off.
+POOL_MIN_SECONDS = 0.5
 #: Terms with more outer leaves than this are split into chunks by :func:`count_terms`.
 CHUNK_LEAVES = 8192
 _SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -416,24 +419,19 @@ def _run_chunk(bounds: tuple[int, int]) -> int:
     return _SHARED_PLAN.run(bounds[0], bounds[1], None)
 
 
-def _quiet_worker() -> None:
-    """Ctrl-C reaches the whole process group: the parent stops the pool, the workers stay quiet."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _chunks(leaves: int, step: int) -> list[tuple[int, int]]:
     return [(s, min(s + step, leaves)) for s in range(0, leaves, step)]
 
 
 def _run_plan(plan: NetworkPlan, budget: BudgetLike | None, workers: int,
               on_partial: Any = None) -> int:
-    """All leaves of a plan, in ``workers`` forked processes when it is big enough to pay off.
+    """All leaves of a plan, on ``workers`` local workers of the execution layer when it is big
+    enough to pay off (workers forked from here inherit the plan).
 
     ``on_partial(total)`` is called with the sum of the pieces finished so far after each one,
     so that a stop (SearchTimeout from ``budget.check()``) loses only the pieces under way.
     """
-    if workers <= 1 or plan.leaves < 4 * workers or plan.seconds < 2.0 \
-            or "fork" not in multiprocessing.get_all_start_methods():
+    if workers <= 1 or plan.leaves < 4 * workers or plan.seconds < POOL_MIN_SECONDS or start_method() != "fork":
         total = 0
         for start, stop in _chunks(plan.leaves, RUN_CHUNK):
             total += plan.run(start, stop, budget)
@@ -445,21 +443,15 @@ def _run_plan(plan: NetworkPlan, budget: BudgetLike | None, workers: int,
     chunks = _chunks(plan.leaves, max(1, min(RUN_CHUNK, plan.leaves // (workers * 16))))
     total = 0
     try:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_quiet_worker) as pool:
-            pending = pool.imap_unordered(_run_chunk, chunks)
-            for _ in chunks:
-                while True:
-                    try:
-                        value = pending.next(timeout=0.1)
-                        break
-                    except multiprocessing.TimeoutError:
-                        if budget is not None and budget.expired():
-                            pool.terminate()
-                            budget.check()
-                total += value
-                if on_partial is not None:
-                    on_partial(total)
-            return total
+        mapped = parallel_map(_run_chunk, chunks, budget if isinstance(budget, Budget) else None, workers=workers,
+                              grace_s=0.0)
+        for _, value in mapped:
+            total += value
+            if on_partial is not None:
+                on_partial(total)
+        if not mapped.run.complete and budget is not None:
+            budget.check()
+        return total
     finally:
         _SHARED_PLAN = None
 
@@ -476,7 +468,7 @@ def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, worke
         Checked between terms, between pieces of a term and inside every plan's leaf loop; its
         ``check()`` raises SearchTimeout when time is up.
     workers:
-        Processes for the leaves of big terms (forked; 1 = this process only).
+        Local workers of the execution layer for the leaves of big terms (1 = this process only).
     progress:
         Filled in while counting (terms done, a lower bound on the raw count), for a caller
         that reports how far a stopped count got.

@@ -34,45 +34,29 @@ import glob
 import math
 import os
 import re
-from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
+from cpwords.puzzles.word_grid.count_base import (
+    EXACT_LIMIT,
+    FLOAT32_LIMIT,
+    FLOP_RATE,
+    LEAF_OVERHEAD_S,
+    MAX_CUT,
+    MAX_DENSE_ELEMENTS,
+    MAX_ESTIMATED_SECONDS,
+    MAX_LEAVES,
+    BudgetLike,
+    ComponentPlan,
+    TooLargeToContract,
+)
+from cpwords.puzzles.word_grid.count_k44 import K44Plan, crossing_grid
 from cpwords.puzzles.word_grid.count_network import ALPHABET_SIZE, Factor, Network, _UnionFind
 
-#: Float64 intermediates below this are exact integers (with margin for rounding of the test).
-EXACT_LIMIT = 2.0 ** 50
-#: Float32 intermediates below this are exact integers (float32 holds all integers below 2**24).
-FLOAT32_LIMIT = 2.0 ** 23
-#: Plans whose estimated time exceeds this many seconds are refused (TooLargeToContract).
-MAX_ESTIMATED_SECONDS = 7 * 24 * 3600.0
-#: Largest dense intermediate (elements) a dense contraction may create.
-MAX_DENSE_ELEMENTS = 20_000_000
-#: Most cut variables the generic plan conditions on.
-MAX_CUT = 6
-#: Most leaves a cut may have (memory for the list of assignments).
-MAX_LEAVES = 20_000_000
-#: Cost model: Python/numpy overhead per leaf (s) and effective rate of the dense work (flop/s).
-LEAF_OVERHEAD_S = 3e-4
-FLOP_RATE = 1e10
 _SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-class TooLargeToContract(Exception):
-    """The network's estimated contraction time (or memory) is beyond what we accept."""
-
-
-class BudgetLike(Protocol):
-    """What the counter needs of :class:`cpwords.engines.budget.Budget`."""
-
-    def check(self) -> None:
-        """Raise SearchTimeout when the time is up."""
-
-    def expired(self) -> bool:
-        """True when the time is up."""
 
 
 class _Inexact(Exception):
@@ -330,25 +314,6 @@ def _densify(vars_: tuple[int, ...], letters: np.ndarray, counts: np.ndarray, do
 # ---------------------------------------------------------------- plans
 
 
-class ComponentPlan(ABC):
-    """How one connected component is summed: ``leaves`` independent pieces.
-
-    Attributes
-    ----------
-    leaves: number of pieces of the outer loop.
-    seconds: estimated time of all of them.
-    kind: "dense", "cut" or "grid4x4".
-    """
-
-    leaves: int = 1
-    seconds: float = 0.0
-    kind: str = ""
-
-    @abstractmethod
-    def run(self, start: int, stop: int, budget: BudgetLike | None) -> int:
-        """Exact sum of leaves ``start..stop-1``; ``budget.check()`` is called regularly."""
-
-
 class DensePlan(ComponentPlan):
     """One dense contraction over the pruned domains."""
 
@@ -573,8 +538,6 @@ def plan_component(factors: list[Factor], nvars: int, budget: BudgetLike | None 
     TooLargeToContract
         When no plan is estimated below :data:`MAX_ESTIMATED_SECONDS`.
     """
-    from cpwords.puzzles.word_grid.count_k44 import K44Plan, crossing_grid
-
     grid = crossing_grid(factors)
     if grid is not None:
         kernel = K44Plan(factors, grid, budget)

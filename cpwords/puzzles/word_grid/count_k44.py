@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.puzzles.word_grid.count_engine import (
+from cpwords.puzzles.word_grid.count_base import (
     EXACT_LIMIT,
     FLOP_RATE,
     LEAF_OVERHEAD_S,

@@ -230,10 +230,3 @@ def enumerate_(problem: GridProblem, spec: Any, budget: Budget) -> Found:
 def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """Grids modulo symmetry by enumeration of the lex-leaders; raw count from their orbit sizes."""
     return _enumeration(problem, spec, budget, counting=True)
-
-
-def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
-    """The Gridle game: the grid of the scrambled letters that needs the fewest swaps (see :mod:`.unscramble`)."""
-    from cpwords.puzzles.word_grid.unscramble import solve_unscramble
-
-    return solve_unscramble(problem, spec, budget)

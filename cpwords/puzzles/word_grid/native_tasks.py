@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cpwords.engines.budget import Budget, SearchTimeout, usable_cores
+from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
+from cpwords.engines.workers import worker_count
 from cpwords.geometry import canonical_form, is_lex_leader
 from cpwords.puzzles.word_grid.count import CountProgress, TooLargeToContract, count_grids
 from cpwords.puzzles.word_grid.native import GridSearch
@@ -158,7 +159,7 @@ def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     inclusion–exclusion carry signs, so no count is reported, only how many terms were done.
     """
     progress = CountProgress()
-    workers = spec.workers or usable_cores()
+    workers = worker_count(spec.workers)[0]
     try:
         counted = count_grids(problem, budget=budget, workers=workers, progress=progress)
     except TooLargeToContract:

@@ -10,9 +10,14 @@ from rich.text import Text
 
 from cpwords import display
 
+#: Cell colours of a puzzle board (``g`` green, ``y`` yellow, ``-`` grey): terminal styles, SVG fills.
+_TERMINAL_COLOURS = {"g": "bold white on green4", "y": "bold black on gold1", "-": "bold white on grey50"}
+_SVG_COLOURS = {"g": "#6fb05c", "y": "#e9ba3a", "-": "#d8d8d8"}
 
-def grid_text(rows: list[str], *, terminal: bool) -> Text:
-    """A grid as text: letters upper-case; black cells shaded on a terminal, ``#`` when piped."""
+
+def grid_text(rows: list[str], *, terminal: bool, colors: list[str] | None = None) -> Text:
+    """A grid as text: letters upper-case; black cells shaded on a terminal, ``#`` when piped.
+    With a puzzle's ``colors`` the cells are coloured on a terminal; piped, the colour rows follow."""
     text = Text()
     for i, row in enumerate(rows):
         if i:
@@ -22,9 +27,12 @@ def grid_text(rows: list[str], *, terminal: bool) -> Text:
                 if ch == "#":
                     text.append("   ", style="on grey23")
                 else:
-                    text.append(f" {ch.upper()} ", style="bold black on white")
+                    style = _TERMINAL_COLOURS.get(colors[i][j], "") if colors else ""
+                    text.append(f" {ch.upper()} ", style=style or "bold black on white")
             else:
                 text.append(("#" if ch == "#" else ch.upper()) + (" " if j < len(row) - 1 else ""))
+        if colors and not terminal:
+            text.append("    " + " ".join(colors[i]))
     return text
 
 
@@ -48,6 +56,9 @@ def render(spec: Any, result: Any) -> Any:
             extra.append(f"rareness {sol.rareness}")
         if sol.swaps is not None:
             extra.append(f"{len(sol.swaps)} swaps")
+        if sol.scrambled is not None:
+            items.extend(_puzzle_board(sol, k, len(result.solutions), terminal=terminal))
+            head = "answer"
         items.append(Text(head + (f" ({', '.join(extra)})" if extra else "") + ": " + " ".join(sol.words)))
         items.append(grid_text(sol.rows, terminal=terminal))
         if sol.swaps:
@@ -62,25 +73,43 @@ def render(spec: Any, result: Any) -> Any:
     return Group(*items)
 
 
+def _puzzle_board(sol: Any, k: int, of: int, *, terminal: bool) -> list[Text]:
+    """The player's board of a made puzzle: its par, difficulty and coloured cells."""
+    head = f"puzzle {k + 1}" if of > 1 else "puzzle"
+    d = sol.difficulty
+    level = f", {d.level} ({d.score:g})" if d is not None else ""
+    key = "" if terminal else " (colours: g green, y yellow, - grey)"
+    return [Text(f"{head}: par {sol.par} swaps{level}{key}", style="bold"),
+            grid_text(sol.scrambled, terminal=terminal, colors=sol.colors), Text("")]
+
+
 #: Colours of the swaps in the unscramble picture (both cells of a swap share one).
 _SWAP_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
 
 
 def svgs(spec: Any, result: Any, *, answer: bool = True) -> list[str]:
     """The pictures to write, one file each: one per generated grid, else one picture."""
+    if spec.task == "puzzle":
+        return [svg(spec, result, only=k, answer=answer) for k in range(max(1, len(result.solutions)))]
     if spec.task == "generate" and len(result.solutions) > 1:
         return [svg(spec, result, only=k) for k in range(len(result.solutions))]
     return [svg(spec, result)]
 
 
-def svg(spec: Any, result: Any, cell: int = 40, *, only: int | None = None) -> str:
+def svg(spec: Any, result: Any, cell: int = 40, *, only: int | None = None, answer: bool = True) -> str:
     """The result's grids as one SVG picture (grids side by side; ``only``: that grid alone). For
     ``unscramble``: the scrambled grid with its swaps marked (both cells of swap k carry the number
-    k in one colour), an arrow, the solved grid, and the swaps listed under them."""
+    k in one colour), an arrow, the solved grid, and the swaps listed under them. For ``puzzle``:
+    the same with the board's colours; ``answer=False`` draws the player's coloured board alone."""
     sols = result.solutions if only is None else result.solutions[only : only + 1]
     if not sols:
         return '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"/>'
+    colors = getattr(sols[0], "colors", None)
     scrambled = spec.scrambled if getattr(spec, "task", None) == "unscramble" and spec.scrambled else None
+    if getattr(spec, "task", None) == "puzzle":
+        scrambled = sols[0].scrambled
+        if not answer:
+            return _board_svg(sols[0].scrambled, colors, cell, f"par {sols[0].par} swaps")
     panels: list[tuple[list[str], dict[tuple[int, int], list[int]]]] = []
     if scrambled is not None:
         marks: dict[tuple[int, int], list[int]] = {}
@@ -110,6 +139,8 @@ def svg(spec: Any, result: Any, cell: int = 40, *, only: int | None = None) -> s
                 x, y = x0 + c * cell, top + 1 + r * cell
                 swaps = marks.get((r + 1, c + 1), [])
                 fill = "#333" if ch == "#" else ("#fff3c4" if swaps else "#fff")
+                if ch != "#" and k == 0 and colors is not None and scrambled is not None:
+                    fill = _SVG_COLOURS.get(colors[r][c], fill)
                 out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#000"/>')
                 if ch != "#":
                     out.append(f'<text x="{x + cell / 2}" y="{y + cell * 0.68}" font-size="{cell * 0.55:.0f}" '
@@ -133,3 +164,25 @@ def _swap_caption(swaps: list[Any] | None) -> str:
         return "already solved: no swap"
     return f"{len(swaps)} swap{'s' if len(swaps) != 1 else ''}: " + ", ".join(
         f"{k}: [{a[0]},{a[1]}]↔[{b[0]},{b[1]}]" for k, (a, b) in enumerate(swaps, start=1))
+
+
+def _board_svg(rows: list[str], colors: list[str] | None, cell: int, caption: str) -> str:
+    """A player's board: the scrambled letters on their colours, the par under it."""
+    h, w = len(rows), len(rows[0])
+    width, height = w * cell + 2, h * cell + 2 + 28
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+           f'<rect width="{width}" height="{height}" fill="white"/>']
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            x, y = 1 + c * cell, 1 + r * cell
+            if ch == "#":
+                continue
+            fill = _SVG_COLOURS.get(colors[r][c], "#fff") if colors else "#fff"
+            out.append(f'<rect x="{x + 2}" y="{y + 2}" width="{cell - 4}" height="{cell - 4}" rx="5" fill="{fill}" '
+                       f'stroke="#888"/>')
+            out.append(f'<text x="{x + cell / 2}" y="{y + cell * 0.68}" font-size="{cell * 0.55:.0f}" '
+                       f'font-weight="bold" text-anchor="middle">{escape(ch.upper())}</text>')
+    out.append(f'<text x="4" y="{h * cell + 22}" font-size="14">{escape(caption)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

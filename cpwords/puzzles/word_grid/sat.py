@@ -17,8 +17,9 @@ from functools import partial
 from typing import Any
 
 from cpwords.engines import counting, sat
-from cpwords.engines.budget import Budget, SearchTimeout, usable_cores
+from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
+from cpwords.engines.workers import worker_count
 from cpwords.geometry import orbit_size
 from cpwords.puzzles.word_grid.problem import GridProblem
 
@@ -175,7 +176,7 @@ def projected_count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     ImportError
         When ``pyganak`` is not installed.
     """
-    workers = spec.workers or max(1, min(len(problem.group), usable_cores() - 1))
+    workers = worker_count(spec.workers)[0]
     pool: counting.CountingPool[int] = counting.CountingPool(partial(counting_cnf, problem), budget,
                                                              workers=workers, chunk=1)
     fixed: dict[str, int] = {}

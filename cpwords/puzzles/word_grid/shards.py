@@ -25,13 +25,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpwords.cluster.sharding import Shard, Sharding, ShardStopped
+from cpwords import puzzles
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
+from cpwords.engines.shards import Shard, Sharding, ShardStopped
+from cpwords.puzzles import Prepared
 from cpwords.puzzles.word_grid import count as grid_count
 from cpwords.puzzles.word_grid.count_engine import NetworkPlan
 from cpwords.puzzles.word_grid.count_network import build_network, word_arrays
-from cpwords.puzzles.word_grid.problem import GridProblem, prepare
 from cpwords.results import Result
 
 ENUMERATION = "enumeration"
@@ -52,7 +53,7 @@ class GridContext:
     """The prepared problem, its words as arrays, and the plans of the terms met so far (a plan
     takes long to build for the 7×7, so a process builds each one once for all its shards)."""
 
-    problem: GridProblem
+    prepared: Prepared
     arrays: dict[int, Any]
     plans: dict[tuple[str, tuple[tuple[int, ...], ...]], NetworkPlan] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -64,8 +65,8 @@ class GridContext:
         with self.lock:  # one term at a time per process: a plan is not shared between threads
             plan = self.plans.pop(key, None)
             if plan is None:
-                g = {g.name: g for g in self.problem.group}[piece["g"]]
-                plan = NetworkPlan(build_network(self.problem, key[1], None if g.is_identity else g.perm, self.arrays))
+                g = {g.name: g for g in self.prepared.problem.group}[piece["g"]]
+                plan = NetworkPlan(build_network(self.prepared.problem, key[1], None if g.is_identity else g.perm, self.arrays))
             self.plans[key] = plan
             while len(self.plans) > PLANS_KEPT:
                 self.plans.pop(next(iter(self.plans)))
@@ -114,14 +115,16 @@ class GridSharding(Sharding):
         return bool(spec.task == "count" and spec.engine == "native")
 
     def prepare(self, spec: Any) -> GridContext:
-        """The problem and its words as arrays."""
-        problem = prepare(spec)
-        return GridContext(problem, word_arrays(problem))
+        """The kind's own preparation (the grid problem) and its words as arrays."""
+        prepared = puzzles.get(spec.kind).prepare(spec)
+        return GridContext(prepared, word_arrays(prepared.problem))
 
-    def plan(self, spec: Any, context: GridContext) -> list[Shard]:
-        """Terms cut into ranges of leaves, small ones grouped, or one enumeration shard."""
+    def plan(self, spec: Any, context: GridContext, budget: Budget | None = None) -> list[Shard]:
+        """Terms cut into ranges of leaves, small ones grouped, or one enumeration shard.
+
+        Raises SearchTimeout when ``budget`` ends first (planning the 7×7 takes a second)."""
         try:
-            terms = grid_count.count_terms(context.problem)
+            terms = grid_count.count_terms(context.prepared.problem, budget=budget)
         except grid_count.TooLargeToContract:
             return [Shard(ENUMERATION, None)]
         classes = {(t.group_element, t.partition): t for t in terms}  # a term's chunks share one class
@@ -143,7 +146,7 @@ class GridSharding(Sharding):
         if shard.data is None:
             from cpwords.puzzles.word_grid.native_tasks import enumerate_grids
 
-            _grids, n, raw, complete, nodes = enumerate_grids(context.problem, budget, keep=False)
+            _grids, n, raw, complete, nodes = enumerate_grids(context.prepared.problem, budget, keep=False)
             partial = {"count": n, "raw": raw, "nodes": nodes}
             if not complete:
                 raise ShardStopped(partial)
@@ -183,21 +186,15 @@ class GridSharding(Sharding):
             return Found(complete=False, stats={"method": "sum-product"})
         terms = [_term(piece) for shard, _ in partials for piece in shard.data]
         values = [v for _, partial in partials for v in partial["values"]]
-        counted = grid_count.combine_terms(context.problem, terms, values)
+        counted = grid_count.combine_terms(context.prepared.problem, terms, values)
         classes = {(t.group_element, t.partition) for t in terms}
         return Found(count=counted.modulo_symmetry, stats={
             "raw_count": counted.raw, "method": "sum-product", "fixed_points": counted.fixed_points,
             "contractions": len(classes)})
 
     def result(self, spec: Any, context: GridContext, found: Found) -> Result:
-        """The Result, with the figures of the kind's own solve."""
-        problem = context.problem
-        stats = {"dictionary": spec.dictionary.label(), "slots": len(problem.slots), "group_size": len(problem.group),
-                 "words": {n: len(ws) for n, ws in problem.words.items()}}
-        infeasible = ("no grid of this shape can be filled with the dictionary's words"
-                      + (" and the given letters" if problem.given else "") + (" (all different)" if problem.distinct
-                                                                                else ""))
-        return Result.from_search(spec, found, [], infeasible=infeasible, what="grid", stats=stats)
+        """The Result, as the kind's own pipeline builds it."""
+        return puzzles.get(spec.kind).result(spec, context.prepared, found)
 
 
 SHARDING = GridSharding()

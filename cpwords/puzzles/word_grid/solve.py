@@ -1,52 +1,58 @@
-"""Solving a word-grid spec: prepare the grid problem, run the engine's task, build the Result."""
+"""A word-grid spec's two hooks of the registry's pipeline: prepare the grid problem; turn what the
+engine found into the Result."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from cpwords import puzzles
 from cpwords.engines.budget import Budget
-from cpwords.puzzles.word_grid.problem import GridProblem, prepare
+from cpwords.engines.found import Found
+from cpwords.puzzles import Prepared
+from cpwords.puzzles.word_grid.problem import GridProblem
+from cpwords.puzzles.word_grid.problem import prepare as prepare_problem
 from cpwords.puzzles.word_grid.solution import GridSolution
 from cpwords.puzzles.word_grid.spec import WordGridSpec
 from cpwords.results import Result
 
 
-def solve(spec: WordGridSpec, budget: Budget) -> Result:
-    """Solve a word-grid spec with its engine, within ``budget``.
-
-    Answers from the engines are letter vectors (one letter index per open cell), or for
-    ``unscramble`` pairs of a letter vector and its swaps.
+def prepare(spec: WordGridSpec, budget: Budget | None = None) -> Prepared:
+    """The grid problem: the shape's slots, the candidate words, the symmetry group.
 
     Raises
     ------
     InputError
         Bad shape, givens or scrambled rows.
     """
-    t0 = time.perf_counter()
     if spec.task == "unscramble":
         from cpwords.puzzles.word_grid.unscramble import unscramble_problem
 
         problem = unscramble_problem(spec)
     else:
-        problem = prepare(spec)
-    stats: dict[str, Any] = {"dictionary": spec.dictionary.label(), "slots": len(problem.slots),
-                             "group_size": len(problem.group),
-                             "words": {n: len(ws) for n, ws in problem.words.items()},
-                             "prepare_s": round(time.perf_counter() - t0, 6)}
-    t1 = time.perf_counter()
-    found = puzzles.get(spec.kind).run(problem, spec, budget)
-    found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))
-    solutions = found.convert(lambda answer: solution_of(problem, *answer) if isinstance(answer, tuple)
-                              else solution_of(problem, answer), budget)
+        problem = prepare_problem(spec)
+    return Prepared(problem, {"dictionary": spec.dictionary.label(), "slots": len(problem.slots),
+                              "group_size": len(problem.group),
+                              "words": {n: len(ws) for n, ws in problem.words.items()}})
+
+
+def result(spec: WordGridSpec, problem: GridProblem, found: Found, stats: dict[str, Any], budget: Budget) -> Result:
+    """The Result of what the engine found. Answers are letter vectors (one letter index per open
+    cell), pairs of a letter vector and its swaps (``unscramble``), or puzzles (``puzzle``)."""
+    if spec.task == "puzzle":
+        from cpwords.puzzles.word_grid.puzzle import solution_of_puzzle
+
+        solutions = found.convert(lambda answer: solution_of_puzzle(problem, answer, _rareness_tables(problem)), budget)
+    else:
+        solutions = found.convert(lambda answer: solution_of(problem, *answer) if isinstance(answer, tuple)
+                                  else solution_of(problem, answer), budget)
     if spec.objective == "common" and solutions and spec.task in ("generate", "fill"):
         found.objective = solutions[0].rareness
     infeasible = ("no valid grid uses exactly these letters with the fixed cells in place" if spec.task == "unscramble"
+                  else "no puzzle could be made" if spec.task == "puzzle"
                   else "no grid of this shape can be filled with the dictionary's words"
                   + (" and the given letters" if problem.given else "") + (" (all different)" if problem.distinct else ""))
-    return Result.from_search(spec, found, solutions, infeasible=infeasible, what="grid", stats=stats,
-                              asked=spec.count if spec.task in ("generate", "fill") else None)
+    return Result.from_search(spec, found, solutions, infeasible=infeasible, stats=stats,
+                              what="puzzle" if spec.task == "puzzle" else "grid",
+                              asked=spec.count if spec.task in ("generate", "fill", "puzzle") else None)
 
 
 def solution_of(problem: GridProblem, letters: list[int], swaps: list[list[list[int]]] | None = None) -> GridSolution:

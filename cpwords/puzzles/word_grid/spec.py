@@ -9,11 +9,22 @@ Example
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from cpwords.specs import ALPHABET, BaseSpec, DictionaryRef, ShapeRef, field_error
+
+if TYPE_CHECKING:
+    from cpwords.puzzles import PuzzleKind
+
+#: The dictionary of ``task: puzzle`` when the spec names none: common words a player knows (each
+#: slot takes the words of its length from it; offensive words are left out).
+PUZZLE_DICTIONARY = "common-10k"
+
+#: ``task: puzzle``'s par (fewest swaps) by grid size when the spec sets none: Waffle's daily
+#: 5x5 (par 10) and deluxe 7x7 (par 20). Other shapes: :func:`default_par`.
+DEFAULT_PARS = {(5, 5): 10, (7, 7): 20}
 
 #: Characters of a ``given`` row that say "no letter given here".
 UNKNOWN_MARKS = "?_."
@@ -42,29 +53,43 @@ class WordGridSpec(BaseSpec):
 
     Every maximal run of two or more open cells, across or down, is a slot that must hold a
     word. Tasks: ``generate`` random grids, ``fill`` a partly given grid, ``count`` or
-    ``enumerate`` all grids (modulo symmetry), ``unscramble`` a scrambled grid with the fewest swaps.
+    ``enumerate`` all grids (modulo symmetry), ``unscramble`` a scrambled grid with the fewest swaps,
+    or make ``puzzle`` boards for players (a scramble with a proven unique answer and a proven par).
     """
+
+    @classmethod
+    def descriptor(cls) -> PuzzleKind:
+        """This kind's entry in the registry: its engines and tasks."""
+        from cpwords.puzzles.word_grid import KIND
+
+        return KIND
 
     kind: Literal["word_grid"] = "word_grid"
     """The puzzle kind."""
     engine: Literal["native", "cpsat", "sat"] | None = None
     """Solver: ``native`` (bitset backtracking, the fastest; counts by a sum-product over the
     crossing letters; the default), ``cpsat`` (OR-Tools CP-SAT) or ``sat`` (PySAT). ``unscramble``
-    is solved by CP-SAT only; ``objective: common`` needs native or cpsat."""
+    is solved by CP-SAT only; ``objective: common`` needs native or cpsat. ``puzzle``: the engine
+    (cpsat, the default, or sat) that proves each answer unique; par is proven by CP-SAT."""
     shape: ShapeRef = "gridle-5x5"
     """A shipped grid (``gridle-5x5``, ``gridle-7x7``) or a grid YAML file (rows of ``.``/``#``)."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
-    """Where the words come from; each slot takes words of its own length."""
+    """Where the words come from; each slot takes words of its own length. Default ``scowl-70``;
+    for ``task: puzzle`` the common words of :data:`PUZZLE_DICTIONARY` (``common-10k``)."""
     distinct_words: bool = True
     """No word may appear twice in a grid."""
     given: list[str] | None = None
     """Given letters, one string a row: a letter is given, ``?`` (or ``.``/``_``) is open, ``#``
     is a black cell. Whole words are given by writing them into their row or column."""
-    task: Literal["generate", "fill", "count", "enumerate", "unscramble"] = "generate"
+    task: Literal["generate", "fill", "count", "enumerate", "unscramble", "puzzle"] = "generate"
     """``generate`` N random grids; ``fill`` complete the given letters (most common words first);
-    ``count`` all grids; ``enumerate`` list them (up to ``limit``); ``unscramble`` the game itself."""
+    ``count`` all grids; ``enumerate`` list them (up to ``limit``); ``unscramble`` the game itself;
+    ``puzzle`` N scrambled boards for players, each with a proven unique answer and par."""
     count: int = Field(default=1, ge=1, le=10_000)
-    """How many different grids to generate (different modulo symmetry)."""
+    """How many different grids to generate (different modulo symmetry), or puzzles to make."""
+    par: int | None = Field(default=None, ge=1)
+    """For ``puzzle``: the fewest swaps that solve each board, proven (default 10 on 5x5 grids,
+    20 on 7x7, else 5/8 of the movable cells)."""
     limit: int | None = Field(default=100, ge=1)
     """Most grids to list for ``enumerate`` (None: all)."""
     objective: Literal["none", "common"] = "none"
@@ -85,6 +110,10 @@ class WordGridSpec(BaseSpec):
 
     @model_validator(mode="after")
     def _task_needs(self) -> WordGridSpec:
+        if self.task == "puzzle" and "dictionary" not in self.model_fields_set:
+            object.__setattr__(self, "dictionary", DictionaryRef(name=PUZZLE_DICTIONARY))
+        if self.par is not None and self.task != "puzzle":
+            raise field_error("par", f"'par' is only for task 'puzzle', not {self.task!r}", self.par)
         if self.task == "unscramble":
             if not self.scrambled:
                 raise ValueError("task 'unscramble' needs 'scrambled': the rows of the scrambled grid")
@@ -98,3 +127,12 @@ class WordGridSpec(BaseSpec):
             raise field_error("engine", "objective 'common' needs engine native or cpsat (SAT has no weighted "
                                         "objective here)", self.engine)
         return self
+
+
+def default_par(height: int, width: int, movable: int) -> int:
+    """The par of a puzzle on a grid of this size with ``movable`` cells that may be swapped.
+
+    >>> default_par(5, 5, 16), default_par(7, 7, 28), default_par(3, 3, 8)
+    (10, 20, 5)
+    """
+    return DEFAULT_PARS.get((height, width), max(1, movable * 5 // 8))

@@ -71,17 +71,35 @@ def unscramble_problem(spec: Any) -> GridProblem:
     return problem
 
 
-def solve_unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
+def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """The grid of the scrambled letters that needs the fewest swaps, and the swaps.
 
     Returns a Found whose answer is ``(letters, swaps)``: one letter index per cell and the swaps
     as pairs of 1-based [row, col] cells; the objective is the number of swaps.
     """
-    shape = problem.shape
     letters = _scrambled_letters(spec)
+    scrambled = [ord(letters[cell]) - 97 for cell in problem.cells]
+    found = fewest_swaps(problem, scrambled, budget, seed=spec.seed)
+    if found.answers and found.stopped is not None:
+        found.message = "the time limit was reached: the swaps shown are the fewest found, not proved fewest"
+    return found
+
+
+def fewest_swaps(problem: GridProblem, scrambled: list[int], budget: Budget, *, workers: int | None = None,
+                 seed: int | None = None) -> Found:
+    """The model of the game: a valid grid of ``problem`` made of the letters of ``scrambled`` (one
+    letter index per cell; the problem's given cells must hold theirs) and the fewest swaps of
+    movable cells (not the shape's fixed cells) that reach it.
+
+    ``task: puzzle`` proves its par with it on a problem whose only grid is the answer. ``workers``:
+    CP-SAT's threads (None: its default), not the spec's worker processes.
+
+    Returns a Found whose answer is ``(letters, swaps)`` (swaps as pairs of 1-based [row, col]
+    cells), objective the number of swaps, complete when that number is proved fewest.
+    """
+    shape = problem.shape
     gm = build_model(problem, symmetry=False)
     model = gm.model
-    scrambled = [ord(letters[cell]) - 97 for cell in problem.cells]
     movable = [i for i, (r, c) in enumerate(problem.cells) if (r + 1, c + 1) not in shape.fixed]
     n = len(movable)
     source_letters = [scrambled[i] for i in movable]
@@ -97,7 +115,7 @@ def solve_unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
         model.add(labels[k] != k).only_enforce_if(is_min.Not())
         counted.append(is_min)
     model.maximize(sum(counted))
-    outcome = cpsat.solve(model, budget, workers=spec.workers, seed=spec.seed)
+    outcome = cpsat.solve(model, budget, workers=workers, seed=seed)  # CP-SAT threads (default: its own)
     found = Found(stats={**outcome.stats, "movable_cells": n})
     if not outcome.status.solved:
         return found if outcome.stopped is None else found.stop(outcome.stopped)
@@ -109,5 +127,4 @@ def solve_unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     found.objective = len(swaps)
     if outcome.stopped is not None:
         found.stop(outcome.stopped)
-        found.message = "the time limit was reached: the swaps shown are the fewest found, not proved fewest"
     return found

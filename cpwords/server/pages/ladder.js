@@ -1,4 +1,5 @@
-// The word-ladder page: two words in, the shortest and the common-words ladders out.
+// The word-ladder page: two words in, the shortest and the common-words ladders out; or a
+// ladder puzzle made for a player (start, target, par; the answer behind a Reveal button).
 "use strict";
 (() => {
   const { $, el } = CP;
@@ -61,8 +62,29 @@
     return out;
   }
 
+  /** A made ladder puzzle: start, target and par; Reveal shows the least-rare shortest ladder. */
+  function puzzle(solution, dictionary) {
+    const words = solution.words;
+    const d = solution.difficulty;
+    const reveal = el("button", { type: "button", id: "puzzle-reveal" }, "Reveal");
+    const box = el("section", { class: "ladder-puzzle" },
+      el("h3", { id: "puzzle-pair" }, `${words[0].toUpperCase()} → ${words[words.length - 1].toUpperCase()}`),
+      el("p", {}, `Par ${solution.steps} steps · ${solution.ladders.toLocaleString()} shortest ladder${solution.ladders === 1 ? "" : "s"}` +
+        (d ? ` · ${d.level} (${d.score})` : "")),
+      el("div", { class: "row" }, reveal));
+    reveal.addEventListener("click", () => {
+      reveal.remove();
+      box.append(ladder(solution, `The least-rare shortest ladder (${solution.steps} steps)`, dictionary));
+    });
+    return box;
+  }
+
   function render(answer) {
     const r = answer.result;
+    if (answer.spec.mode === "generate") {
+      if (!r.solutions.length) return [CP.verdict(r)];
+      return [puzzle(r.solutions[0], "common-20k")];
+    }
     const dictionary = (answer.spec.dictionary && answer.spec.dictionary.name) || "scowl-70";
     if (r.status === "infeasible") return noLadder(r);
     const out = [];
@@ -87,6 +109,14 @@
       const spec = { kind: "ladder", start: $("start").value.trim(), target: $("target").value.trim(), mode: "both",
         dictionary: CP.dictionary() };
       const answer = await CP.run(() => CP.solve(spec), "Finding ladders…");
+      if (answer) CP.show(answer);
+    });
+    $("ladder-puzzle-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const spec = { kind: "ladder", mode: "generate", length: parseInt($("puzzle-length").value, 10),
+        par: parseInt($("puzzle-par").value, 10) || 5, seed: CP.seed() };
+      if ($("keep-offensive").checked) spec.dictionary = { name: "common-20k", exclude: [] };
+      const answer = await CP.run(() => CP.solve(spec), "Making a ladder puzzle…");
       if (answer) CP.show(answer);
     });
   });

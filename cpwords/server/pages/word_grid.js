@@ -1,5 +1,5 @@
 // The word-grid page: type letters into the grid; generate, fill or unscramble it (the swaps
-// are shown one by one).
+// are shown one by one); make a puzzle (a coloured board, the answer behind a Reveal button).
 "use strict";
 (() => {
   const { $, el } = CP;
@@ -42,14 +42,20 @@
     if (task === "fill") s.given = typed();
     if (task === "unscramble") s.scrambled = typed();
     if (task === "generate") s.seed = CP.seed();
+    if (task === "puzzle") {
+      delete s.dictionary;  // the puzzle's own default: common words
+      if ($("keep-offensive").checked) s.dictionary = { name: "common-10k", exclude: [] };
+      s.seed = CP.seed();
+      const par = parseInt($("par").value, 10);
+      if (par > 0) s.par = par;
+    }
     return s;
   }
 
   /** The unscramble answer: the grid as it is after each swap, stepped through with buttons. */
-  function stepper(answer) {
-    const solution = answer.result.solutions[0];
+  function stepper(solution, scrambled) {
     const swaps = solution.swaps || [];
-    const start = answer.spec.scrambled.map((row) => [...row]);
+    const start = scrambled.map((row) => [...row]);
     const states = [start.map((r) => [...r])];
     for (const [[r1, c1], [r2, c2]] of swaps) {
       const g = states[states.length - 1].map((r) => [...r]);
@@ -80,9 +86,35 @@
       el("p", { class: "hint" }, `Words: ${solution.words.map((w) => w.toUpperCase()).join(", ")}`));
   }
 
+  /** A made puzzle: the player's coloured board, par and difficulty; Reveal shows the answer's swaps. */
+  function puzzle(solution) {
+    const tiles = { g: "tile-g", y: "tile-y", "-": "tile-grey" };
+    const board = el("div", { class: `board cols-${solution.scrambled[0].length}`, id: "puzzle-board" });
+    board.style.gridTemplateColumns = `repeat(${solution.scrambled[0].length}, auto)`;
+    board.replaceChildren(...solution.scrambled.flatMap((row, r) => [...row].map((ch, c) => (ch === "#"
+      ? el("div", { class: "cell black", "aria-hidden": "true" })
+      : el("div", { class: `cell ${tiles[solution.colors[r][c]]}`, "data-color": solution.colors[r][c],
+        "aria-label": `row ${r + 1}, column ${c + 1}: ${ch.toUpperCase()}, ${{ g: "green", y: "yellow", "-": "grey" }[solution.colors[r][c]]}` },
+      ch.toUpperCase())))));
+    const d = solution.difficulty;
+    const reveal = el("button", { type: "button", id: "puzzle-reveal" }, "Reveal");
+    const box = el("section", { class: "puzzle" },
+      el("h3", {}, `Par ${solution.par} swaps` + (d ? ` · ${d.level} (${d.score})` : "")), board,
+      el("p", { class: "hint" }, "The answer is the only grid of dictionary words with these letters that keeps the green cells."),
+      el("div", { class: "row" }, reveal));
+    reveal.addEventListener("click", () => {
+      reveal.remove();
+      box.append(stepper(solution, solution.scrambled));
+    });
+    return box;
+  }
+
   function render(answer) {
     const r = answer.result;
-    if (r.task === "unscramble" && r.solutions.length && answer.spec.scrambled) return [CP.verdict(r), stepper(answer)];
+    if (r.task === "puzzle" && r.solutions.length) return [CP.verdict(r), puzzle(r.solutions[0])];
+    if (r.task === "unscramble" && r.solutions.length && answer.spec.scrambled) {
+      return [CP.verdict(r), stepper(r.solutions[0], answer.spec.scrambled)];
+    }
     const out = [CP.verdict(r)];
     if (r.count !== null && r.count !== undefined) out.push(el("p", {}, `Grids: ${r.count.toLocaleString()}`));
     const pics = CP.pictures(answer, "the filled grid");
@@ -98,7 +130,8 @@
   CP.register({ render });
 
   async function go(task) {
-    const answer = await CP.run(() => CP.solve(spec(task)), task === "unscramble" ? "Looking for the fewest swaps…" : "Solving…");
+    const message = { unscramble: "Looking for the fewest swaps…", puzzle: "Making a puzzle and proving it…" }[task];
+    const answer = await CP.run(() => CP.solve(spec(task)), message || "Solving…");
     if (answer) CP.show(answer);
   }
 
@@ -114,6 +147,7 @@
     $("grid-generate").addEventListener("click", () => go("generate"));
     $("grid-fill").addEventListener("click", () => go("fill"));
     $("grid-unscramble").addEventListener("click", () => go("unscramble"));
+    $("grid-puzzle").addEventListener("click", () => go("puzzle"));
     $("grid-clear").addEventListener("click", () => put([]));
     $("grid-example").addEventListener("click", async () => {
       if ($("shape").value !== "gridle-5x5") {

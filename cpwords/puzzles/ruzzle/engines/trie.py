@@ -4,27 +4,12 @@ per process), and the annealing search for rich boards that scores with the arra
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
-from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem, cached_index
-
-if TYPE_CHECKING:
-    from cpwords.lexicon import Lexicon
-    from cpwords.puzzles.ruzzle.trie import Trie
-
-
-def trie_of(lexicon: Lexicon) -> tuple[Trie, dict[str, Any]]:
-    """The trie of ``lexicon``, kept per process after its first load from the disk cache (a
-    load reads and hashes a few MB: ten times the search of a board); and the load figures."""
-    from cpwords.puzzles.ruzzle.trie import load_trie
-
-    t0 = time.perf_counter()
-    (trie, first), built = cached_index("trie", lexicon, lambda: load_trie(lexicon))
-    if built:
-        return trie, dict(first)
-    return trie, {"index_s": round(time.perf_counter() - t0, 6), "trie_built": 0, "trie_nodes": trie.nodes}
+from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
+from cpwords.puzzles.ruzzle.trie import trie_of
 
 
 def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:

@@ -1,0 +1,196 @@
+"""The execution layer (cpwords.engines): workers start quiet, die and are replaced, stop, and leave
+nothing behind; and the long counts that go through it give the exact figures every time, as a user
+runs them (subprocesses, text and ``--json``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import alive, descendants, shared_file
+
+from cpwords.engines.budget import Budget
+from cpwords.engines.local import RETRIES, Local
+from cpwords.engines.parallel import open_executor, parallel_map
+from cpwords.engines.workers import WorkerLost, usable_cores, worker_count
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def _nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def _signals_seen(_: object) -> tuple[bool, bool, int]:
+    """In a worker: SIGINT ignored, SIGTERM at its default, and the wake-up fd it found (cleared: -1)."""
+    fd = signal.set_wakeup_fd(-1)
+    return (signal.getsignal(signal.SIGINT) is signal.SIG_IGN, signal.getsignal(signal.SIGTERM) is signal.SIG_DFL, fd)
+
+
+def _die_once(marker: str) -> int:
+    """Kill this worker the first time (a marker file says it happened), answer the second time."""
+    path = Path(marker)
+    if not path.exists():
+        path.write_text("died", encoding="utf-8")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return os.getpid()
+
+
+def _die_always(_: object) -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_parallel_map_gives_every_value_once() -> None:
+    mapped = parallel_map(_square, range(50), workers=2)
+    assert sorted(mapped) == [(i, i * i) for i in range(50)]
+    assert mapped.run.complete and mapped.run.done == 50
+
+
+def test_parallel_map_in_this_process_for_one_worker() -> None:
+    mapped = parallel_map(_square, [3, 4], workers=1)
+    assert list(mapped) == [(0, 9), (1, 16)]
+
+
+def test_workers_start_quiet_even_under_the_clis_signal_pipe() -> None:
+    """A worker forked from a process with a wake-up fd and its own handlers (what the CLI sets up
+    while it runs) keeps none of them: its end can never be read as the user's signal."""
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+    old_fd = signal.set_wakeup_fd(write_fd)
+    old = {s: signal.signal(s, lambda *_: None) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        values = [v for _, v in parallel_map(_signals_seen, [None, None], workers=2)]
+    finally:
+        signal.set_wakeup_fd(old_fd)
+        for s, h in old.items():
+            signal.signal(s, h)
+        os.close(read_fd)
+        os.close(write_fd)
+    assert values and all(v == (True, True, -1) for v in values)
+
+
+def test_a_dead_worker_is_replaced_and_its_task_run_again(tmp_path: Path) -> None:
+    with Local(2) as executor:
+        handle = executor.submit(_die_once, str(tmp_path / "marker"))
+        done = None
+        while done is None:
+            done = executor.next_done(5.0)
+        assert done is handle
+        assert isinstance(executor.outcome(handle), int)
+        assert executor.replaced >= 1
+
+
+def test_a_task_that_kills_every_worker_fails_after_its_retries() -> None:
+    with Local(1) as executor:
+        handle = executor.submit(_die_always, None)
+        done = None
+        while done is None:
+            done = executor.next_done(5.0)
+        with pytest.raises(WorkerLost):
+            executor.outcome(handle)
+        assert executor.replaced == RETRIES + 1
+
+
+def test_a_stop_ends_the_workers_and_leaves_none() -> None:
+    budget = Budget(0.3)
+    mapped = parallel_map(_nap, [30.0] * 4, budget, workers=2)
+    assert list(mapped) == []
+    assert not mapped.run.complete and mapped.run.stopped == "time_limit"
+    assert not descendants(os.getpid())
+
+
+def test_leaving_the_loop_early_ends_the_workers() -> None:
+    for _ in parallel_map(_nap, [0.0, 30.0, 30.0], workers=2):
+        break
+    assert not descendants(os.getpid())
+
+
+def test_worker_counts_are_capped_at_the_cores() -> None:
+    n, note = worker_count(10**6)
+    assert n == usable_cores() and note is not None and "1,000,000" in note
+    with open_executor(None, 10**6, Budget(None)) as executor:
+        assert executor.workers == min(usable_cores(), 10**6)
+        if usable_cores() > 1:
+            assert executor.note is not None
+
+
+# ---------------------------------------------------------------- long counts through the CLI
+
+def _cli(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cpwords", *argv], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def grid_count_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 7×7 Gridle count with distinct words (thousands of terms, the big ones on two workers of
+    the layer), on the first 5,000 words of the game's 7-letter list: seconds, not minutes."""
+    words = shared_file("gridle-words-7.txt").read_text(encoding="utf-8").split()[:5000]
+    folder = tmp_path_factory.mktemp("grid7")
+    (folder / "words.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+    spec = folder / "count.yaml"
+    spec.write_text("kind: word_grid\nshape: gridle-7x7\ntask: count\nworkers: 2\n"
+                    "dictionary: {path: words.txt}\n", encoding="utf-8")
+    return spec
+
+
+def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_spec: Path) -> None:
+    """The CLI's signal watcher once took the SIGTERM of a pool's worker for the user's Ctrl-C (exit
+    130 on a count nobody interrupted). Ten runs, text and --json, all exact."""
+    import cpwords
+
+    reference = cpwords.solve(cpwords.load(grid_count_spec)[0], workers=1)  # no worker process at all
+    assert reference.count_exact and reference.count
+    raw = reference.stats["raw_count"]
+    for run in range(10):
+        as_json = run % 2 == 0
+        out = _cli("solve", str(grid_count_spec), *(["--json"] if as_json else []))
+        assert out.returncode == 0, (run, out.returncode, out.stderr[-500:])
+        assert "interrupted" not in out.stderr and "Traceback" not in out.stderr
+        if as_json:
+            result = json.loads(out.stdout)
+            assert (result["count"], result["count_exact"], result["stats"]["raw_count"]) == (reference.count, True, raw)
+        else:
+            assert f"{reference.count:,}" in out.stdout and f"{raw:,}" in out.stdout
+
+
+def _worker_pids(pid: int, want: int, within: float = 60.0) -> set[int]:
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        found = descendants(pid)
+        if len(found) >= want:
+            return found
+        time.sleep(0.05)
+    return descendants(pid)
+
+
+def test_a_worker_killed_mid_count_still_gives_the_exact_count() -> None:
+    """SIGKILL one local worker of a board count while it runs: the layer replaces it and runs its
+    part again; the count is the one-process count."""
+    import cpwords
+
+    spec = {"kind": "prefix_suffix_board", "dictionary": "common-10k", "task": "count_boards", "seed": 1}
+    reference = cpwords.solve(spec, workers=1)
+    proc = subprocess.Popen([sys.executable, "-m", "cpwords", "board", "--count", "--dict", "common-10k",
+                             "--workers", "2", "--seed", "1", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        workers = _worker_pids(proc.pid, 2)
+        assert workers, "no worker was started"
+        os.kill(min(workers), signal.SIGKILL)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-500:]
+    result = json.loads(out)
+    assert (result["count"], result["count_exact"]) == (reference.count, True)
+    assert not alive(workers)

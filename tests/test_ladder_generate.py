@@ -1,0 +1,122 @@
+"""Ladder puzzles (``mode: generate``): every pair made is re-proven by a breadth-first search that
+shares nothing with the generator (par, the number of shortest ladders, the least rareness), and
+every answer passes ``cpwords.verify``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cpwords
+from cpwords import verify
+from cpwords.lexicon import lexicon_for
+from cpwords.lexicon.exclude import offensive_words
+from cpwords.puzzles.ladder.spec import GENERATE_DICTIONARY, LadderSpec
+from cpwords.results import Status
+
+THREE = ["cat", "cot", "cog", "dog", "dot", "hot", "hat", "bat", "bag", "big", "dig", "dim", "him", "hip", "hop",
+         "top", "tip", "tap", "cap", "cup", "pup", "pop", "mop", "map", "mat", "rat", "rot", "rod", "god", "nod"]
+
+
+def bfs_facts(words: list[str], rareness: dict[str, int], start: str) -> dict[str, tuple[int, int, int]]:
+    """word -> (distance from start, number of shortest ladders, least rareness of a shortest one)."""
+    def linked(a: str, b: str) -> bool:
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+
+    facts = {start: (0, 1, 0)}
+    layer = [start]
+    while layer:
+        nxt: dict[str, tuple[int, int, int]] = {}
+        for v in layer:
+            d, n, r = facts[v]
+            for w in words:
+                if w in facts or not linked(v, w):
+                    continue
+                _, m, best = nxt.get(w, (d + 1, 0, 10**12))
+                nxt[w] = (d + 1, m + n, min(best, r + rareness[w]))
+        facts.update(nxt)
+        layer = list(nxt)
+    return facts
+
+
+def recheck(spec: LadderSpec, result) -> None:
+    assert verify.check(spec, result) == [], verify.check(spec, result)
+    lexicon = lexicon_for(spec)
+    words = [w for w in lexicon.by_length(spec.length)]
+    rareness = {w: lexicon.rareness(w) for w in words}
+    pairs = set()
+    for sol in result.solutions:
+        start, target = sol.words[0], sol.words[-1]
+        facts = bfs_facts(words, rareness, start)
+        assert facts[target][0] == spec.par == sol.steps == len(sol.words) - 1
+        assert sol.ladders == facts[target][1]
+        assert sol.rareness == facts[target][2]
+        assert sol.difficulty is not None and sol.difficulty.figures["shortest_ladders"] == sol.ladders
+        assert frozenset((start, target)) not in pairs
+        pairs.add(frozenset((start, target)))
+
+
+def test_generated_pairs_are_at_par() -> None:
+    spec = LadderSpec.model_validate({"kind": "ladder", "mode": "generate", "count": 4, "par": 4, "seed": 5})
+    assert spec.dictionary.label() == GENERATE_DICTIONARY and spec.length == 4
+    result = cpwords.solve(spec)
+    assert result.status is Status.OPTIMAL and len(result.solutions) == 4
+    recheck(spec, result)
+    again = cpwords.solve(spec)
+    assert [s.words for s in again.solutions] == [s.words for s in result.solutions]  # seeded
+    banned = offensive_words()
+    assert not any(w in banned for s in result.solutions for w in s.words)
+
+
+def test_fixed_start_and_length() -> None:
+    spec = LadderSpec.model_validate({"kind": "ladder", "mode": "generate", "start": "Stone", "par": 3, "count": 2,
+                                      "seed": 1})
+    assert spec.length == 5
+    result = cpwords.solve(spec)
+    assert all(s.words[0] == "stone" for s in result.solutions) and result.solutions
+    recheck(spec, result)
+
+
+@settings(max_examples=20, deadline=None)
+@given(words=st.lists(st.sampled_from(THREE), min_size=4, max_size=30, unique=True), par=st.integers(1, 4),
+       count=st.integers(1, 3), seed=st.integers(0, 99))
+def test_random_small_lists(words: list[str], par: int, count: int, seed: int) -> None:
+    spec = LadderSpec.model_validate({"kind": "ladder", "mode": "generate", "par": par, "length": 3, "count": count,
+                                      "seed": seed, "dictionary": {"words": words}})
+    result = cpwords.solve(spec)
+    recheck(spec, result)
+    rareness = dict.fromkeys(words, 0)
+    exists = any(d == par for w in words for d, _, _ in bfs_facts(words, rareness, w).values())
+    assert bool(result.solutions) == exists  # a pair at par exists iff one is found (few words: found by draws)
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cpwords", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli() -> None:
+    run = cli("ladder", "--generate", "2", "--par", "3", "--length", "5", "--seed", "9", "--json")
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["status"] == "optimal" and [len(s["words"]) for s in out["solutions"]] == [4, 4]
+    assert all(len(w) == 5 for s in out["solutions"] for w in s["words"])
+    assert all(s["ladders"] >= 1 and s["difficulty"]["level"] for s in out["solutions"])
+    text = cli("ladder", "--generate", "1", "--seed", "9")
+    assert text.returncode == 0 and "par 5" in text.stdout and "shortest ladder" in text.stdout
+    for args, field in ((("ladder", "cold", "warm", "--par", "3"), "--par"),
+                        (("ladder", "cold", "warm", "--generate", "2"), "TARGET"),
+                        (("ladder", "--generate", "1", "--par", "0"), "par")):
+        bad = cli(*args)
+        assert bad.returncode == 2 and field in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_no_pair_at_par() -> None:
+    spec = LadderSpec.model_validate({"kind": "ladder", "mode": "generate", "par": 3, "length": 3, "seed": 1,
+                                      "dictionary": {"words": ["cat", "cot", "dog"]}})
+    result = cpwords.solve(spec)
+    assert not result.solutions and result.status is Status.INFEASIBLE and "3 steps" in result.message
