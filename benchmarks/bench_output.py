@@ -29,10 +29,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _report import fmt_s, write_section  # noqa: E402
+from _report import fmt_s, write_section
 
-import cpwords  # noqa: E402
-from cpwords import display, output, puzzles  # noqa: E402
+import cpwords
+from cpwords import display, output, puzzles
 
 
 def fastest(fn: Callable[[], object], repeat: int = 3) -> float:
@@ -46,7 +46,6 @@ def fastest(fn: Callable[[], object], repeat: int = 3) -> float:
 
 def rich_table(spec: object, result: object) -> str:
     """The rendering as before issue 24: every row through rich's table, to a non-terminal."""
-    from rich import box
     from rich.console import Console
     from rich.table import Table
 
@@ -104,7 +103,7 @@ def main() -> None:
 {n:,} Letter Boxed answers (`lme iuf wcb oas`, {'up to 4 words, scowl-50' if args.big else 'up to 3 words, scowl-70'}),
 printed into memory, fastest of 3; commit {commit}, load average {load:.1f} at the end. *Before* is
 what `cpwords` did before issue 24: rich's table of every row (piped), `json.dumps(…, indent=2)` of
-the whole result (`--json`); *now* streams plain lines and one answer at a time (the same JSON text).
+the whole result (`--json`); *now* streams plain lines and one answer at a time (the same JSON).
 `python benchmarks/bench_output.py [--big] --write` rewrites this section.
 
 | output | now | before | speed-up |
