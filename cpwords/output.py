@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rich.console import Console, Group
+from rich.text import Text
 
 from cpwords import display
 from cpwords.errors import InputError
@@ -32,14 +33,19 @@ OUTPUT_CLOSED = "output_closed"
 
 
 def emit(renderable: Any, file: IO[str] | None = None) -> None:
-    """Print a kind's rendering: each part of a :class:`~rich.console.Group` in turn, and a
-    :class:`~cpwords.display.PlainTable` line by line (rich would first render every row)."""
+    """Print a kind's rendering: each part of a :class:`~rich.console.Group` in turn, a
+    :class:`~cpwords.display.PlainTable` line by line (rich would first render every row), and
+    piped text as it is (what rich writes for it, without rich's cost: ten thousand grids)."""
     if isinstance(renderable, Group):
         for part in renderable.renderables:
             emit(part, file)
         return
+    console = display.console()
+    out = file or console.file
+    if isinstance(renderable, Text) and not console.is_terminal:
+        out.write(renderable.plain + "\n")
+        return
     if isinstance(renderable, display.PlainTable):
-        out = file or sys.stdout
         batch: list[str] = []
         for line in renderable.lines():
             batch.append(line)

@@ -74,6 +74,10 @@ def _cases() -> dict[tuple[str, str, str], dict[str, Any]]:
                                                         "?#?#?#?", "??????s"]}
         cases["word_grid", engine, "count"] = {**grid7, "engine": engine, "task": "count"}
         cases["word_grid", engine, "enumerate"] = {**grid7, "engine": engine, "task": "enumerate", "limit": None}
+    for engine in ("cpsat", "sat"):
+        cases["word_grid", engine, "puzzle"] = {**grid7, "engine": engine, "task": "puzzle", "count": 100}
+    cases["ladder", "native", "generate"] = {"kind": "ladder", "mode": "generate", "count": 1000, "par": 8,
+                                             "length": 5, "dictionary": "scowl-80", "seed": 1}
     cases["word_grid", "cpsat", "unscramble"] = {"kind": "word_grid", "shape": "gridle-7x7", "task": "unscramble",
                                                  "scrambled": _scrambled_7x7()}
     for engine in ("native", "cpsat", "sat"):
