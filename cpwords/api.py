@@ -24,6 +24,7 @@ from cpwords.engines.budget import Budget, Progress, no_progress
 from cpwords.engines.shards import SHARD_SECONDS
 from cpwords.engines.workers import worker_count
 from cpwords.errors import InputError
+from cpwords.lexicon.sources import dictionary_stat
 from cpwords.puzzles.loading import load_specs, loads_specs, parse_spec
 from cpwords.results import Result, Status
 from cpwords.specs import BaseSpec
@@ -233,6 +234,8 @@ def _finish(result: Result, prepared: _Prepared, solve_s: float, budget: Budget)
         stats["workers_note"] = prepared.workers_note
     if budget.reason is not None and "stopped" not in stats and not result.status == Status.OPTIMAL:
         stats["stopped"] = budget.reason
+    if "dictionary" in stats and (described := dictionary_stat(prepared.spec)) is not None:
+        stats["dictionary"] = described  # says what the offensive filter took out
     if result.title is None:
         result.title = prepared.spec.title
 

@@ -42,6 +42,20 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
+#: ``--exclude`` values: a list ``exclude`` may name, or ``none`` (``exclude: []``).
+EXCLUDE_CHOICES = ("offensive", "none")
+
+
+def _dictionary_option(spec: Any, dictionary: Any, exclude: str | None) -> Any:
+    """The ``dictionary`` a spec gets from ``--dict`` and ``--exclude`` (None: the spec's own)."""
+    if exclude is None:
+        return dictionary
+    ref = dictionary if dictionary is not None else getattr(spec, "dictionary", None)
+    if ref is None:
+        return None
+    return ref.model_copy(update={"exclude": [] if exclude == "none" else [exclude]})
+
+
 def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True) -> _Parser:
     """Options of every solving command; ``kind`` narrows ``--engine`` to its engines."""
     engines = kind.engines if kind else tuple(dict.fromkeys(e for k in puzzles.kinds().values() for e in k.engines))
@@ -50,10 +64,13 @@ def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True
     g.add_argument("--engine", choices=engines, help="engine (default: the task's default engine)")
     g.add_argument("--dict", dest="dict_option", metavar="NAME|FILE",
                    help="dictionary: a built-in name (scowl-70, common-10k …) or a word-list file")
+    g.add_argument("--exclude", choices=EXCLUDE_CHOICES,
+                   help="leave the offensive words out of the dictionary, or keep every word ('none'); "
+                        "default: out where cpwords chooses the words, kept for a puzzle you typed")
     g.add_argument("--json", action="store_true", help="print the result model as JSON")
     g.add_argument("--seed", type=int, help="seed for random choices (same seed, same answer)")
     g.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds with the best so far")
-    g.add_argument("--workers", type=int, metavar="N", help="parallel workers (at most the machine's cores)")
+    g.add_argument("--workers", type=int, metavar="N", help="local worker processes for work that runs in parallel (default: one per core, at most 8)")
     g.add_argument("--cluster", metavar="ADDRESS|local[:N]",
                    help="solve in shards on a Dask scheduler (tcp://host:8786) or on a LocalCluster of N "
                         "workers started here (default: $CPWORDS_CLUSTER, else this machine's processes)")
@@ -171,7 +188,9 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         dictionary = ref_from_option(args.dict_option)
     specs = [api.with_options(spec, labels=FLAG_LABELS, engine=getattr(args, "engine", None),
                               seed=getattr(args, "seed", None), time_limit=getattr(args, "time_limit", None),
-                              workers=getattr(args, "workers", None), dictionary=dictionary) for spec in specs]
+                              workers=getattr(args, "workers", None),
+                              dictionary=_dictionary_option(spec, dictionary, getattr(args, "exclude", None)))
+             for spec in specs]
     kinds = [puzzles.get(spec.kind) for spec in specs]
     if svg_target is not None:
         cannot = [k.name for k in kinds if not k.draws]

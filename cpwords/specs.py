@@ -9,7 +9,8 @@ field path and the value, in one line.
 
 Shared field types: :class:`DictionaryRef` (which words), :data:`FileRef` and :data:`ShapeRef`
 (a file, or a shipped name or a file, resolved against the puzzle file's folder at validation)
-and :func:`letters` (one validator for letters a-z in every kind).
+and :func:`letters` (one validator for letters in every kind: those of the puzzle's dictionary's
+alphabet, English a-z unless the dictionary's language says otherwise).
 
 Example
 -------
@@ -23,8 +24,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol
 
 import yaml
 from pydantic import (
@@ -33,6 +35,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     PrivateAttr,
     ValidationError,
     ValidationInfo,
@@ -40,6 +43,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from cpwords.alphabet import ALPHABETS, ENGLISH, Alphabet, alphabet_of, language_name
 from cpwords.errors import InputError
 from cpwords.files import MAX_FILE_BYTES
 
@@ -47,8 +51,8 @@ MAX_YAML_BYTES = MAX_FILE_BYTES
 MAX_YAML_NODES = 500_000
 MAX_YAML_DEPTH = 100
 
-#: The letters every kind accepts (a dictionary may bring others; the kinds' fields do not).
-ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+#: The letters of English puzzles (a dictionary in another language brings its own alphabet).
+ALPHABET = ENGLISH.letters
 
 
 def field_error(field: str, message: str, value: Any = None) -> PydanticCustomError:
@@ -60,8 +64,17 @@ def field_error(field: str, message: str, value: Any = None) -> PydanticCustomEr
     return PydanticCustomError("field_error", message, {"field": field, "value": value})
 
 
-def letters(value: str, *, what: str = "a word", allow: str = "") -> str:
-    """``value`` lowercased and stripped, or a ValueError saying which character is not a-z.
+#: The alphabet of the spec being validated (set from its ``dictionary`` by :class:`BaseSpec`), so
+#: that :func:`letters` checks a kind's letters against the dictionary's language.
+_SPEC_ALPHABET: ContextVar[Alphabet] = ContextVar("cpwords_spec_alphabet", default=ENGLISH)
+
+
+def letters(value: str, *, what: str = "a word", allow: str = "", alphabet: Alphabet | None = None) -> str:
+    """``value`` lowercased, stripped and folded onto the alphabet, or a ValueError saying which
+    character is not a letter of it.
+
+    The alphabet is ``alphabet``, else that of the dictionary of the spec being validated (English
+    ``a``-``z`` by default).
 
     >>> letters(" Cat ")
     'cat'
@@ -69,13 +82,36 @@ def letters(value: str, *, what: str = "a word", allow: str = "") -> str:
     Traceback (most recent call last):
     ...
     ValueError: side 2 'ca7' holds '7'; use letters a-z only
+    >>> from cpwords.alphabet import SPANISH
+    >>> letters("Niño", alphabet=SPANISH), letters("PINGÜINO", alphabet=SPANISH)
+    ('niño', 'pinguino')
     """
-    text = str(value).strip().lower()
+    alphabet = alphabet or _SPEC_ALPHABET.get()
+    text = alphabet.fold(value)
     for ch in text:
-        if ch not in ALPHABET and ch not in allow:
+        if ch not in alphabet.index and ch not in allow:
             extra = f" and {', '.join(repr(c) for c in allow)}" if allow else ""
-            raise ValueError(f"{what} {text!r} holds {ch!r}; use letters a-z{extra} only")
+            where = "" if alphabet is ENGLISH else f" ({alphabet.language})"
+            raise ValueError(f"{what} {text!r} holds {ch!r}; use letters {alphabet.describe()}{extra}{where} only")
     return text
+
+
+def spec_alphabet() -> Alphabet:
+    """The alphabet of the spec being validated (English outside a spec's validation)."""
+    return _SPEC_ALPHABET.get()
+
+
+def _raw_alphabet(data: Any) -> Alphabet:
+    """The alphabet a spec's raw ``dictionary`` value names (English when unset or unclear;
+    the dictionary's own validation reports a bad value)."""
+    ref = data.get("dictionary") if isinstance(data, dict) else getattr(data, "dictionary", None)
+    if isinstance(ref, DictionaryRef):
+        return ref.alphabet()
+    name = ref if isinstance(ref, str) else ref.get("name") or ref.get("language") if isinstance(ref, dict) else None
+    try:
+        return alphabet_of(language_name(name) if isinstance(name, str) else None)
+    except KeyError:
+        return ENGLISH
 
 
 # ---------------------------------------------------------------- files named in specs
@@ -112,6 +148,11 @@ FileRef = Annotated[Path, AfterValidator(_resolve_file)]
 ShapeRef = Annotated[str | FileRef, BeforeValidator(_file_or_name)]
 
 
+#: What ``generate`` tasks draw on when the spec names no dictionary (Letter Boxed, word grids,
+#: Spelling Bee): the 20,000 most frequent words that are not names (docs/dictionaries.md).
+PLAYER_DICTIONARY = "common-20k"
+
+
 class StrictModel(BaseModel):
     """A model that rejects unknown fields and documents fields from their docstrings."""
 
@@ -126,7 +167,8 @@ class DictionaryRef(StrictModel):
     """
 
     name: str | None = None
-    """Built-in dictionary name, e.g. ``scowl-70``, ``scowl-british-50``, ``common-10k``."""
+    """Built-in dictionary name, e.g. ``scowl-70``, ``scowl-british-50``, ``common-10k``, or a language:
+    ``italian``, ``spanish``, ``german``, ``french`` (``it``, ``es``, ``de``, ``fr``)."""
     path: FileRef | None = None
     """A word-list file: one word a line, ``#`` starts a comment. Relative to the YAML file's folder."""
     words: list[str] | None = None
@@ -139,6 +181,10 @@ class DictionaryRef(StrictModel):
     """Keep only words whose SCOWL level is at most this (lower levels are more common words)."""
     drop_plurals: bool = False
     """Drop words that are another word of the list plus ``s`` or ``es``."""
+    language: str | None = None
+    """The language of a ``path`` or ``words`` list (``italian``, ``es`` …; default English): its
+    alphabet decides which letters are words and how accents fold (docs/dictionaries.md). A
+    built-in language dictionary brings its own."""
     exclude: list[Literal["offensive"]] | None = None
     """Word lists to leave out: ``[offensive]`` drops slurs, obscenities and swear words (see
     docs/dictionaries.md). Default (unset): left out where cpwords chooses the words (every
@@ -162,7 +208,27 @@ class DictionaryRef(StrictModel):
             )
         if self.min_length and self.max_length and self.min_length > self.max_length:
             raise ValueError("min_length is larger than max_length")
+        if self.language is not None:
+            known = language_name(self.language)
+            if known is None:
+                raise field_error("language", f"unknown language; known: {', '.join(ALPHABETS)} "
+                                              "(or it, es, de, fr)", self.language)
+            named = language_name(self.name) if self.name is not None else None
+            if self.name is not None and known != (named or "english"):
+                raise field_error("language", f"the built-in dictionary {self.name!r} is "
+                                              f"{named or 'english'}", self.language)
+            object.__setattr__(self, "language", known)
         return self
+
+    def alphabet(self) -> Alphabet:
+        """The alphabet of this dictionary's language (English ``a``-``z`` unless it says otherwise).
+
+        >>> DictionaryRef(name="it").alphabet().language, DictionaryRef(words=["x"]).alphabet().size
+        ('italian', 26)
+        """
+        if self.name is not None:
+            return alphabet_of(language_name(self.name))
+        return alphabet_of(self.language)
 
     def label(self) -> str:
         """A short human name for this dictionary, for messages and tables."""
@@ -179,6 +245,8 @@ class DictionaryRef(StrictModel):
         ]
         if self.drop_plurals:
             filters.append("drop_plurals")
+        if self.language is not None and self.name is None:
+            filters.append(f"language={self.language}")
         if self.exclude:
             filters.append("exclude=" + "+".join(self.exclude))
         return base + (f" ({', '.join(filters)})" if filters else "")
@@ -228,6 +296,25 @@ class BaseSpec(StrictModel):
     _source: str | None = PrivateAttr(default=None)
     _lines: dict[str, int] = PrivateAttr(default_factory=dict)
 
+    #: The dictionary of a ``generate`` task whose spec names none: the words players will meet come
+    #: from a common list (docs/dictionaries.md). ``None`` for kinds without a generator.
+    player_dictionary: ClassVar[str | None] = None
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _letters_of_the_dictionary(cls, data: Any, handler: ModelWrapValidatorHandler[BaseSpec]) -> BaseSpec:
+        # Field validators run inside: letters() checks against the dictionary's alphabet.
+        token = _SPEC_ALPHABET.set(_raw_alphabet(data))
+        try:
+            return handler(data)
+        finally:
+            _SPEC_ALPHABET.reset(token)
+
+    def alphabet(self) -> Alphabet:
+        """The alphabet of this puzzle's dictionary (English a-z for a kind without one)."""
+        ref = getattr(self, "dictionary", None)
+        return ref.alphabet() if isinstance(ref, DictionaryRef) else ENGLISH
+
     if TYPE_CHECKING:
         engine: str | None
 
@@ -254,6 +341,15 @@ class BaseSpec(StrictModel):
             raise field_error(
                 "engine", f"engine {engine!r} cannot do task {task!r}; "
                           f"engine{'s' if len(able) > 1 else ''} that can: {', '.join(able)}", engine)
+        return self
+
+    @model_validator(mode="after")
+    def _players_meet_common_words(self) -> BaseSpec:
+        # Only when the user named no dictionary: theirs always wins. Set like ``engine`` above
+        # (not marked as given), so the spec's YAML still reads as the user wrote it.
+        if (self.player_dictionary and getattr(self, "task", None) == "generate"
+                and "dictionary" not in self.model_fields_set):
+            object.__setattr__(self, "dictionary", DictionaryRef(name=self.player_dictionary))
         return self
 
     @property

@@ -13,6 +13,8 @@ Outputs:
   its smallest american and british level and its zipf frequency, in frequency order;
 * ``extra-zipf.txt.gz``: zipf of ``[a-z]+`` wordfreq words that SCOWL lacks (for user lists);
 * ``definitions.txt.gz``: WordNet glosses of the words of ``scowl-80`` plus morphology exceptions;
+* ``names.txt``: the words of ``scowl-80`` that are mostly names or abbreviations (left out of
+  ``common-N``; the rule is at :func:`build_names`);
 * ``LICENSE-SCOWL.txt`` and ``LICENSE-WordNet.txt``: the notices both licences ask us to ship.
 
 The format is described in ``cpwords/lexicon/builtin.py`` (reader) and ``docs/dictionaries.md``.
@@ -34,6 +36,17 @@ ABSENT = "z"  # level code of a word missing from a variant; sorts after the dig
 WORD = re.compile(r"[a-z]+")
 FORMAT = "cpwords-lexicon 1"
 DEF_FORMAT = "cpwords-definitions 1"
+#: SCOWL's files of words that are written capitalised, proper names, and abbreviations.
+CASED_KINDS = ("upper", "proper-names", "abbreviations")
+#: A lowercase word this rare (SCOWL level) or rarer counts as a name when a cased form is commoner.
+NAME_MIN_LEVEL = 50
+NAMES_HEADER = """\
+# Words that are mostly names or abbreviations, left out of common-N; built by scripts/build_lexicon.py
+# from SCOWL (see LICENSE-SCOWL.txt). A word is here when SCOWL lists it lowercase at level 50 or rarer
+# and a capitalised or abbreviated form of it (english/american -upper, -proper-names, -abbreviations)
+# at a lower level: `york` is a level-70 word, `York` is in english-upper.50.
+# word, SCOWL level of the lowercase word, the cased form, its level and file kind
+"""
 POS_NAMES = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
 WN_FILES = {"noun": "noun", "verb": "verb", "adj": "adj", "adv": "adv"}
 
@@ -93,6 +106,43 @@ def build_words(scowl: Path, out: Path) -> dict[str, int]:
     print(f"words: {len(words)} ({sum(1 for c in american.values() if c <= 7)} in scowl-70), "
           f"extra zipf: {sum(map(len, extra.values()))}")
     return american
+
+
+def read_cased(scowl: Path) -> dict[str, tuple[int, str, str]]:
+    """Lowercased form -> (smallest level, the form as SCOWL writes it, file kind) over SCOWL's
+    english + american files of capitalised words, proper names and abbreviations."""
+    cased: dict[str, tuple[int, str, str]] = {}
+    for level in LEVELS:
+        for part in ("english", "american"):
+            for kind in CASED_KINDS:
+                path = scowl / f"{part}-{kind}.{level}"
+                if not path.exists():  # not every level has every kind
+                    continue
+                for form in path.read_text(encoding="latin-1").split("\n"):
+                    key = form.lower()
+                    if form and WORD.fullmatch(key) and key not in cased:
+                        cased[key] = (level, form, kind)
+    return cased
+
+
+def build_names(scowl: Path, american: dict[str, int], out: Path) -> None:
+    """Write ``names.txt``: the lowercase words of ``scowl-80`` that are mostly a name or an
+    abbreviation. wordfreq folds case, so ``paris``, ``texas`` or ``ios`` rank as frequent as the
+    names; SCOWL says which form is the usual one. A word counts as a name when its lowercase form
+    is at level :data:`NAME_MIN_LEVEL` or rarer and a cased form is at a lower (commoner) level.
+    The level floor keeps everyday words that are also titles or names (``doctor`` 20 against
+    ``Doctor`` 10, ``god``, ``congress``, ``bill``)."""
+    cased = read_cased(scowl)
+    lines = []
+    for word in sorted(american):
+        level = LEVELS[american[word]]
+        if level > 80 or level < NAME_MIN_LEVEL or word not in cased:
+            continue
+        cased_level, form, kind = cased[word]
+        if cased_level < level:
+            lines.append(f"{word} {level} {form} {cased_level} {kind}")
+    (out / "names.txt").write_text(NAMES_HEADER + "\n".join(lines) + "\n", encoding="ascii")
+    print(f"names: {len(lines)} words of scowl-80 are mostly names or abbreviations")
 
 
 def clean_gloss(gloss: str) -> str:
@@ -161,6 +211,7 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     american = build_words(args.scowl, args.out)
+    build_names(args.scowl, american, args.out)
     scowl80 = {w for w, code in american.items() if code <= LEVELS.index(80)}
     build_definitions(args.wordnet, scowl80, args.out)
     shutil.copyfile(args.scowl_copyright, args.out / "LICENSE-SCOWL.txt")

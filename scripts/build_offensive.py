@@ -21,13 +21,17 @@ lists ``fat``, ``kill``, ``organ`` and ``strip``, and WordNet's sense order alon
 2. its most frequent sense (first in WordNet's index, in any part of speech) is offensive and
    one of the two lists names it too; or
 3. wordfilter names it; or
-4. better-profanity names it and WordNet does not know the word or any base form of it;
+4. better-profanity names it and WordNet does not know the word or any base form of it; or
+5. one of the two lists names it, a noun or verb sense of it is offensive, and the offensive senses
+   are at least a quarter of all its senses (a slur or obscenity among few innocent senses: ``ass``,
+   ``piss``, ``coon``; everyday words with one offensive sense among many stay: ``screw`` 1 of 10,
+   ``snatch`` 1 of 8, ``shag`` 1 of 6; an adjective sense alone does not count: ``vulgar``);
 
 and an inflected form is filtered with its base (WordNet's morphy rules: ``faggots``, ``fucking``),
 for every word of SCOWL up to level 95.
 
 The output is one word a line (``[a-z]+``, sorted) followed by the rules that caught it
-(``all``, ``first``, ``wordfilter``, ``profanity``, ``form``), after a comment header.
+(``all``, ``first``, ``wordfilter``, ``profanity``, ``share``, ``form``), after a comment header.
 
 Usage::
 
@@ -61,13 +65,17 @@ HEADER = """\
 # Sources: WordNet 3.0 usage labels and glosses (Princeton University, WordNet licence),
 # wordfilter 0.2.6 (Darius Kazemi, MIT) and better-profanity 0.7.0 (snguyenthanh, MIT); see
 # LICENSE-WordNet.txt, LICENSE-wordfilter.txt and LICENSE-better-profanity.txt beside this file.
-# One word a line, then the rules that caught it: all, first, wordfilter, profanity, form.
+# One word a line, then the rules that caught it: all, first, wordfilter, profanity, share, form.
 """
 
+#: Rule 5: the least share of offensive senses that puts a listed word in the filter.
+SHARE = 0.25
 
-def read_wordnet(folder: Path) -> tuple[dict[str, list[bool]], set[str]]:
+
+def read_wordnet(folder: Path) -> tuple[dict[str, list[bool]], set[str], dict[str, set[str]]]:
     """Word -> for each of its senses in WordNet's order (nouns, verbs, adjectives, adverbs, each
-    most frequent first) whether that sense is offensive; and every word WordNet knows."""
+    most frequent first) whether that sense is offensive; every word WordNet knows; and word -> the
+    parts of speech of its offensive senses."""
     synsets: dict[tuple[str, str], tuple[list[str], str]] = {}
     labelled: dict[tuple[str, str], set[int]] = defaultdict(set)  # synset -> lemma numbers (0: all)
     for pos in POS_FILES:
@@ -86,6 +94,7 @@ def read_wordnet(folder: Path) -> tuple[dict[str, list[bool]], set[str]]:
                     if symbol == "-u":
                         labelled[(POS_OF[target_pos], offset)].add(int(numbers[2:], 16))
     senses: dict[str, list[bool]] = defaultdict(list)
+    offensive_pos: dict[str, set[str]] = defaultdict(set)
     for pos in POS_FILES:
         for line in (folder / f"index.{pos}").read_text(encoding="latin-1").splitlines():
             if line.startswith(" "):
@@ -98,7 +107,9 @@ def read_wordnet(folder: Path) -> tuple[dict[str, list[bool]], set[str]]:
                 offensive = bool(GLOSS.search(gloss)) or 0 in marks or any(
                     lemmas[m - 1] == lemma for m in marks if m)
                 senses[lemma].append(offensive)
-    return dict(senses), set(senses)
+                if offensive:
+                    offensive_pos[lemma].add(pos)
+    return dict(senses), set(senses), dict(offensive_pos)
 
 
 def build(wordnet: Path, wordfilter: Path, profanity: Path) -> dict[str, set[str]]:
@@ -106,7 +117,7 @@ def build(wordnet: Path, wordfilter: Path, profanity: Path) -> dict[str, set[str
     from cpwords.lexicon import load_lexicon
     from cpwords.lexicon.definitions import base_forms
 
-    senses, known = read_wordnet(wordnet)
+    senses, known, offensive_pos = read_wordnet(wordnet)
     listed_wf = {w.lower() for w in json.loads(wordfilter.read_text(encoding="utf-8"))}
     listed_bp = {w.strip().lower() for w in profanity.read_text(encoding="utf-8").splitlines()}
     lists = listed_wf | listed_bp
@@ -118,6 +129,9 @@ def build(wordnet: Path, wordfilter: Path, profanity: Path) -> dict[str, set[str
             why[word].add("all")
         elif flags[0] and word in lists:
             why[word].add("first")
+        elif (word in lists and offensive_pos.get(word, set()) & {"noun", "verb"}
+              and sum(flags) >= SHARE * len(flags)):
+            why[word].add("share")
     for word in listed_wf:
         if WORD.fullmatch(word):
             why[word].add("wordfilter")

@@ -41,6 +41,31 @@ def shared_file(name: str) -> Path:
     return path
 
 
+#: ``common-20k`` as shipped before issue 25 (list version 1): tests that pin figures computed on the
+#: version-1 common lists read their words from this copy (docs/dictionaries.md).
+COMMON_V1 = ROOT / "tests" / "data" / "common-20k-v1.txt"
+
+
+def common_v1_words(n: int) -> list[str]:
+    """The version-1 ``common-N`` (the first ``n`` words of the copy, most frequent first)."""
+    lines = COMMON_V1.read_text(encoding="ascii").splitlines()
+    words = [line for line in lines if line and not line.startswith("#")]
+    assert n <= len(words)
+    return words[:n]
+
+
+def common_v1(n: int) -> dict[str, list[str]]:
+    """A spec ``dictionary`` holding the version-1 ``common-N`` inline."""
+    return {"words": common_v1_words(n)}
+
+
+def common_v1_file(n: int, folder: Path) -> str:
+    """The version-1 ``common-N`` written to a word-list file in ``folder`` (for ``--dict``)."""
+    path = folder / f"common-{n}-v1.txt"
+    path.write_text("\n".join(common_v1_words(n)) + "\n", encoding="ascii")
+    return str(path)
+
+
 def _processes() -> dict[int, tuple[int, str]]:
     """pid -> (parent pid, state) of every process, read from /proc."""
     out = {}

@@ -248,3 +248,21 @@ def _kept_so_far(path: Path) -> int:
         return len(shard_times(path)) if path.exists() else 0
     except sqlite3.OperationalError:
         return 0
+
+
+def test_a_sharded_count_with_repeats_cut_short_reports_a_lower_bound() -> None:
+    """Without distinct words the finished shards' identity leaves bound the raw count from below, as
+    the one-process count reports it; with distinct words the signed terms bound nothing."""
+    grid = {**GRID_5X5, "dictionary": "common-10k"}  # 19 shards
+    truth = cpwords.solve({**grid, "distinct_words": False}, workers=1)
+    for distinct in (False, True):
+        box: list[Budget] = []
+        run = Budget(None, progress=stopping_after(3, box))
+        box.append(run)
+        cut = api.solve_batch([{**grid, "distinct_words": distinct}], workers=1, budget=run, shard_seconds=None)[0]
+        assert cut.count_exact is not True and cut.stats["shards_done"] < cut.stats["shards_total"], cut.message
+        if distinct:
+            assert cut.count is None and "no bound" in (cut.message or "")
+        else:
+            assert cut.status.value == "feasible" and "lower bound" in (cut.message or "")
+            assert 0 < cut.stats["raw_count"] < truth.stats["raw_count"] and 0 < cut.count <= truth.count

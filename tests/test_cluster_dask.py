@@ -205,3 +205,61 @@ def _workers_of(checkpoint: Path) -> list[str]:
         return [w for (w,) in db.execute("SELECT DISTINCT worker FROM shards")]
     finally:
         db.close()
+
+
+@contextmanager
+def _fake_service(greeting: bytes) -> Iterator[int]:
+    """A TCP service on 127.0.0.1 that accepts and sends ``greeting`` (nothing: it stays silent)."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+            if greeting:
+                conn.sendall(greeting)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+
+
+@pytest.mark.parametrize(("greeting", "says"), [
+    (b"", "no Dask scheduler answered there"),
+    (b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n" * 4, "not a Dask scheduler"),
+])
+def test_a_cluster_address_that_is_not_dask_is_one_line_within_the_time_limit(greeting: bytes, says: str) -> None:
+    with _fake_service(greeting) as port:
+        t0 = time.monotonic()
+        done = subprocess.run([str(BIN / "cpwords"), "ladder", "cold", "warm", "--cluster", f"tcp://127.0.0.1:{port}",
+                               "--time-limit", "2"], capture_output=True, text=True, timeout=60)
+        took = time.monotonic() - t0
+    assert done.returncode == 2 and says in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert took < 30, took  # a bound on hanging, not a benchmark (the connection attempt shares the 2 s limit)
+
+
+def test_a_local_cluster_larger_than_the_machine_is_capped_with_a_note(tmp_path: Path) -> None:
+    puzzle = tmp_path / "board.yaml"
+    puzzle.write_text("kind: prefix_suffix_board\ndictionary: common-5k\ntask: count_boards\nseed: 1\n", encoding="utf-8")
+    done = subprocess.run([str(BIN / "cpwords"), "solve", str(puzzle), "--cluster", "local:1000"],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert "asked for 1,000 workers" in done.stdout and "Traceback" not in done.stdout + done.stderr
+    assert f"{cpwords.solve(BOARD, workers=1).count:,}" in done.stdout
+    huge = subprocess.run([str(BIN / "cpwords"), "solve", str(puzzle), "--cluster", "local:99999999999999999999999"],
+                          capture_output=True, text=True, timeout=60)
+    assert huge.returncode == 2 and "local:N" in huge.stderr and "Traceback" not in huge.stderr

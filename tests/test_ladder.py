@@ -350,3 +350,10 @@ def test_shortcut_check_agrees_with_comparing_every_pair(words):
     is_ladder = len(set(words)) == len(words) and all(letters_changed(a, b) == 1 for a, b in zip(words, words[1:], strict=False))
     assert shortcuts(words, is_ladder=is_ladder) == pairs  # the pattern count, when it applies, is exact
     assert shortcuts(words) == pairs
+
+
+def test_a_step_pattern_used_twice_is_a_shortcut() -> None:
+    """aac -> bac -> cac changes the first letter twice: aac links directly to cac (hypothesis found it)."""
+    from cpwords.puzzles.ladder.check import shortcuts
+
+    assert shortcuts(["aac", "bac", "cac"], is_ladder=True) == ["not shortest: 'aac' links directly to 'cac'"]

@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, common_v1, common_v1_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,7 +121,8 @@ def test_checker_catches_a_wrong_board() -> None:
 
 
 def test_default_board_checks_at_5k_scale() -> None:
-    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": "common-5k",
+    # 18 is a figure of the version-1 common-5k (docs/prefix_suffix_board.md): its copy is read
+    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": common_v1(5000),
                                 "task": "solve", "suffixes": {"s_n": "ce", "s_e": "ck", "s_s": "de", "s_w": "in"},
                                 "limit": 3})
     result = api.solve(spec)
@@ -141,9 +142,10 @@ def test_bad_input() -> None:
 def test_cli(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     assert main(["board", "--dict", "common-5k", "--seed", "3"]) == 0
     assert "words:" in capsys.readouterr().out
-    assert main(["board", "--dict", "common-2k", "--count"]) == 1  # no board: infeasible
+    assert main(["board", "--dict", common_v1_file(2000, tmp_path), "--count"]) == 1  # no board: infeasible
     capsys.readouterr()
-    assert main(["board", "--dict", "common-5k", "--solve", "s_n=ce,s_e=ck,s_s=de,s_w=in", "--json"]) == 0
+    assert main(["board", "--dict", common_v1_file(5000, tmp_path), "--solve", "s_n=ce,s_e=ck,s_s=de,s_w=in",
+                 "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert Result.model_validate(payload).count == 18
     assert main(["board", "--solve", "s_n"]) == 2
@@ -210,12 +212,12 @@ def test_sat_count_without_ganak_enumerates(monkeypatch: pytest.MonkeyPatch) -> 
 def test_cpsat_lists_fillings_and_boards_of_a_big_dictionary() -> None:
     """The split listing reaches common-10k boards (the whole-board model found none in 30 s)."""
     suffixes = {"s_n": "ce", "s_e": "ck", "s_s": "de", "s_w": "in"}
-    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": "common-5k", "task": "solve",
-                                "suffixes": suffixes, "limit": None})
+    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": common_v1(5000), "task": "solve",
+                                "suffixes": suffixes, "limit": None})  # figures of the version-1 common-5k
     listed = api.solve(spec, engine="cpsat")
     assert listed.status is Status.OPTIMAL and listed.count == len(listed.solutions) == 18
     assert verify.check(spec, listed) == []
-    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": "common-5k", "task": "enumerate",
+    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": common_v1(5000), "task": "enumerate",
                                 "limit": None})
     boards = {e: api.solve(spec, engine=e, time_limit=60) for e in ("cpsat", "native")}
     assert boards["cpsat"].status is Status.OPTIMAL and boards["cpsat"].count == 111

@@ -378,6 +378,42 @@ def test_ruzzle_typed_board_and_word_paths(server: str, browser: Any, shots: Pat
     no_errors(browser)
 
 
+def test_spelling_bee_hive_words_ranks_and_generate(server: str, browser: Any, shots: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    open_page(browser, f"{server}/kind/spelling_bee", "#bee-form")
+    assert len(css(browser, "#hive-preview svg.hive .hex")) == 7  # drawn as the letters are typed
+    letters = by_id(browser, "letters")
+    letters.clear()
+    letters.send_keys("tlnpaci", Keys.TAB)  # then the centre, t, and Enter: by keyboard only
+    browser.switch_to.active_element.send_keys(Keys.CONTROL, "a")
+    browser.switch_to.active_element.send_keys("t", Keys.ENTER)
+    until(browser, lambda d: css(d, ".bee-list li"))
+    hexes = css(browser, "#answer svg.hive .hex")
+    assert len(hexes) == 7 and [h.get_attribute("data-letter") for h in css(browser, "#answer svg.hive .hex.center")] == ["t"]
+    words = [li.find_element("css selector", ".word").text for li in css(browser, ".bee-list li")]
+    points = [int(li.find_element("css selector", ".points").text) for li in css(browser, ".bee-list li")]
+    assert all("t" in w and set(w) <= set("tlnpaci") and len(w) >= 4 for w in words)
+    pangrams = [li.find_element("css selector", ".word").text for li in css(browser, ".bee-list li.pangram")]
+    assert pangrams and all(set(w) == set("tlnpaci") for w in pangrams)  # applicant
+    for w, p in zip(words, points, strict=True):  # the game's scores, recomputed here
+        assert p == (1 if len(w) == 4 else len(w)) + (7 if w in pangrams else 0)
+    ranks = [r.text.split()[0] for r in css(browser, "table.ranks tbody tr")]
+    assert ranks[0] == "Beginner" and css(browser, "table.ranks tbody tr")[-1].text.startswith("Queen Bee")
+    assert css(browser, ".bee-summary")[0].text.startswith(f"{len(words)} words · {sum(points)} points")
+    shot(browser, shots, "spelling_bee")
+    by_id(browser, "bee-generate").click()
+    until(browser, lambda d: any("A new hive" in v.text for v in css(d, ".verdict")))
+    new_letters, new_center = by_id(browser, "letters").get_attribute("value"), by_id(browser, "center").get_attribute("value")
+    assert len(set(new_letters)) == 7 and new_center in new_letters and "s" not in new_letters
+    generated = [li.find_element("css selector", ".word").text for li in css(browser, ".bee-list li")]
+    assert 20 <= len(generated) <= 60 and css(browser, ".bee-list li.pangram")
+    from cpwords.lexicon import load_lexicon, offensive_words
+
+    assert set(generated) <= set(load_lexicon("common-20k")) - offensive_words()
+    no_errors(browser)
+
+
 def test_yaml_spec_with_script_in_it_is_shown_as_text(server: str, browser: Any) -> None:
     open_page(browser, f"{server}/kind/letter_boxed", "#yaml-panel")
     css(browser, "#yaml-panel > summary")[0].click()
@@ -459,7 +495,7 @@ def test_a_kind_without_a_page_of_its_own_solves_on_the_generic_page(kind: str, 
 #: What each page's phone test does before it measures: the button it presses, what then shows.
 PHONE_ACTIONS = {"kind/ladder": ("ladder-solve", "section.ladder-box"), "kind/letter_boxed": ("box-solve", ".counts"),
                  "kind/word_grid": ("grid-generate", ".pictures img"), "kind/prefix_suffix_board": ("board-solve", "ol.boards"),
-                 "kind/ruzzle": ("ruzzle-solve", "#word-list button")}
+                 "kind/ruzzle": ("ruzzle-solve", "#word-list button"), "kind/spelling_bee": ("bee-solve", ".bee-list li")}
 
 
 def _all_pages() -> list[str]:

@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("fastapi", reason="cpwords serve needs the serve extra (fastapi, uvicorn)")
 
+from conftest import common_v1
 from test_server_api import LONG_COUNT, YAML, TestClient, assert_error_body, running, wait_for
 
 from cpwords.server import ServerConfig, create_app
@@ -69,7 +70,8 @@ def test_a_finished_job_keeps_its_answer(client: TestClient) -> None:
 
 def test_crashed_worker_fails_its_job_only(client: TestClient) -> None:
     pool = client.app.state.pool  # type: ignore[attr-defined]
-    victim, survivor = running(client, LONG_COUNT), running(client, {**LONG_COUNT, "dictionary": {"name": "common-10k", "exclude": []}})
+    victim, survivor = running(client, LONG_COUNT), running(client, {**LONG_COUNT, "dictionary": {
+        **common_v1(10000), "exclude": []}})  # 94,402,153: a figure of the version-1 common-10k
     pid = pool.worker_pid(pool.get(victim))
     os.kill(pid, signal.SIGKILL)
     failed = wait_for(lambda: (j := client.get(f"/api/jobs/{victim}").json())["status"] == "failed" and j)

@@ -68,12 +68,7 @@ class Dask(Executor):
             threading.Thread(target=self._start_local, args=(n,), name="cpwords-dask-start", daemon=True).start()
             return
         timeout = CONNECT_TIMEOUT_S if left is None else max(0.1, min(CONNECT_TIMEOUT_S, left))
-        try:
-            self.client = distributed.Client(address, timeout=f"{timeout}s")
-        except Exception as exc:  # refused, silent, not Dask (an SSH banner), a bad address
-            shown = " ".join(str(exc).split())[:120] or type(exc).__name__
-            raise InputError(f"cannot reach a Dask scheduler there ({shown})", field=OPTION,
-                             value=address) from None
+        self.client = _connect(distributed, address, timeout)
         wait_s = WORKER_WAIT_S if left is None else max(0.1, min(WORKER_WAIT_S, left))
         try:
             self.client.wait_for_workers(1, timeout=wait_s)
@@ -180,6 +175,35 @@ class Dask(Executor):
                 with contextlib.suppress(Exception):
                     self._cluster.close(timeout=2)
                 self._cluster = None
+
+
+def _connect(distributed: Any, address: str, timeout: float) -> Any:
+    """A client of the scheduler at ``address``, or one line saying why not within ``timeout``.
+
+    Dask's own timeout does not cover a server that accepts the connection and then stays silent
+    (the handshake waits forever), so the attempt runs in a thread that is left behind when it
+    does not answer in time."""
+    outcome: list[Any] = []
+
+    def attempt() -> None:
+        try:
+            outcome.append(distributed.Client(address, timeout=f"{timeout}s"))
+        except Exception as exc:  # refused, not Dask (an SSH banner), a bad address
+            outcome.append(exc)
+
+    thread = threading.Thread(target=attempt, name="cpwords-dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 0.5)
+    if not outcome:
+        raise InputError(f"no Dask scheduler answered there within {timeout:.1f} s", field=OPTION, value=address)
+    if isinstance(outcome[0], MemoryError | OverflowError) or "Unable to allocate" in str(outcome[0]):
+        # Dask read another protocol's greeting (an SSH banner) as the length of a message.
+        raise InputError("the service there is not a Dask scheduler (it answered in another protocol)",
+                         field=OPTION, value=address)
+    if isinstance(outcome[0], Exception):
+        shown = " ".join(str(outcome[0]).split())[:120] or type(outcome[0]).__name__
+        raise InputError(f"cannot reach a Dask scheduler there ({shown})", field=OPTION, value=address)
+    return outcome[0]
 
 
 def cluster_option(value: str | None) -> str | None:

@@ -83,6 +83,14 @@ def extra_zipf() -> dict[str, int]:
     return dict(zip(words, zipf_c, strict=True))
 
 
+@cache
+def name_words() -> frozenset[str]:
+    """Words of ``scowl-80`` that are mostly names or abbreviations (``paris``, ``texas``, ``ios``),
+    from ``data/names.txt`` (SCOWL's cased lists; the rule is in ``scripts/build_lexicon.py``)."""
+    text = resources.files("cpwords.lexicon.data").joinpath("names.txt").read_text(encoding="ascii")
+    return frozenset(line.split(" ", 1)[0] for line in text.splitlines() if line and not line.startswith("#"))
+
+
 def level_code(level: int) -> int:
     """The byte code of the largest SCOWL level <= ``level`` (ord('0') - 1 when below 10)."""
     return ord("0") + sum(1 for lv in LEVELS if lv <= level) - 1
@@ -109,3 +117,44 @@ def level_counts(variant: str) -> dict[int, int]:
         total += codes.count(48 + i)
         out[level] = total
     return out
+
+
+# ---------------------------------------------------------------- other languages
+
+LANGUAGE_FORMAT = "cpwords-language 1"
+
+
+@cache
+def language_data(code: str) -> tuple[list[str], list[int], list[int]]:
+    """Words of a language list (``data/words-<code>.txt.gz``, built by ``scripts/build_languages.py``)
+    in frequency order, with a level and centi-zipf per word.
+
+    These lists have no SCOWL levels; a word's level comes from its frequency rank, with the cut-offs
+    at the sizes of the American SCOWL levels: the ``scowl-35``-many most frequent words get level
+    35, and so on (the rest 95). ``max_level: 50`` thus keeps about as many words as ``scowl-50``,
+    and rareness follows the English formula.
+    """
+    raw = resources.files("cpwords.lexicon.data").joinpath(f"words-{code}.txt.gz").read_bytes()
+    lines = gzip.decompress(raw).decode("utf-8").split("\n")
+    if lines[0] != LANGUAGE_FORMAT:
+        raise RuntimeError(f"cpwords {code} word data has format {lines[0]!r}, expected {LANGUAGE_FORMAT!r}")
+    words, zipf_c = _zipf_groups(lines[2:])
+    levels: list[int] = []
+    start = 0
+    for level, size in level_counts("american").items():
+        levels += [level] * max(0, min(size, len(words)) - start)
+        start = max(start, min(size, len(words)))
+    levels += [LEVELS[-1]] * (len(words) - len(levels))
+    return words, levels, zipf_c
+
+
+@cache
+def language_index(code: str) -> dict[str, int]:
+    """Word -> position in :func:`language_data` (for user lists in that language)."""
+    words = language_data(code)[0]
+    return dict(zip(words, range(len(words)), strict=True))
+
+
+def language_size(code: str) -> int:
+    """Number of words of a language list, read without building the word list."""
+    return len(language_data(code)[0])

@@ -18,7 +18,7 @@ from typing import Any
 from cpwords.errors import InputError
 from cpwords.specs import DictionaryRef
 
-_WORD = re.compile(r"[^\W\d_]+")  # letters of any alphabet: café is a word, not a dictionary name
+_WORD = re.compile(r"[^\W\d_]+")  # letters of any alphabet; the dictionary's own is checked after
 
 
 def ref_from_option(text: str | None) -> DictionaryRef:
@@ -67,8 +67,9 @@ def _emit(args: argparse.Namespace, data: Any, *items: object) -> None:
 
 def dictionary_list() -> list[dict[str, Any]]:
     """The built-in dictionaries: name, number of words, what they are."""
+    from cpwords.alphabet import alphabet_of
     from cpwords.lexicon import builtin
-    from cpwords.lexicon.sources import DEFAULT_DICTIONARY
+    from cpwords.lexicon.sources import COMMON_MAX_LEVEL, COMMON_VERSION, DEFAULT_DICTIONARY, LANGUAGES
 
     rows: list[dict[str, Any]] = []
     for variant, prefix in (("american", "scowl-"), ("british", "scowl-british-")):
@@ -77,7 +78,14 @@ def dictionary_list() -> list[dict[str, Any]]:
             rows.append({"name": name, "words": count, "what": f"SCOWL {variant} English, levels <= {level}",
                          "default": name == DEFAULT_DICTIONARY})
     rows.append({"name": "common-N", "words": None, "default": False,
-                 "what": "the N most frequent words (wordfreq) of scowl-80, e.g. common-5k"})
+                 "what": f"the N most frequent words (wordfreq) of scowl-{COMMON_MAX_LEVEL} that are not mostly names or "
+                         f"abbreviations, e.g. common-5k (list version {COMMON_VERSION})"})
+    for language in LANGUAGES:
+        alphabet = alphabet_of(language)
+        rows.append({"name": language, "words": builtin.language_size(alphabet.code), "default": False,
+                     "language": language, "letters": alphabet.describe(),
+                     "what": f"{language.capitalize()} ({alphabet.code}): wordfreq words that Hunspell "
+                             f"accepts; letters {alphabet.describe()}"})
     return rows
 
 
@@ -94,8 +102,16 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    if _WORD.fullmatch(args.target) and not Path(args.target).exists():
-        return _word_info(args, args.target.lower(), ref_from_option(args.dict_option))
+    from cpwords.lexicon.sources import is_builtin_name
+
+    if (_WORD.fullmatch(args.target) and not Path(args.target).exists()
+            and not (args.dict_option is None and is_builtin_name(args.target))):
+        ref = ref_from_option(args.dict_option)
+        alphabet = ref.alphabet()
+        word = alphabet.fold(args.target)
+        if not alphabet.is_word(word):
+            raise InputError(f"not a word (letters {alphabet.describe()} only)", field="WORD", value=args.target)
+        return _word_info(args, word, ref)
     if args.dict_option is not None:
         raise InputError("give --dict only with a WORD", field="--dict", value=args.dict_option)
     return _dictionary_info(args, ref_from_option(args.target))
@@ -106,7 +122,8 @@ def dictionary_facts(ref: DictionaryRef) -> dict[str, Any]:
     from cpwords.lexicon import load_lexicon
 
     lex = load_lexicon(ref)
-    return {"dictionary": ref.label(), "words": len(lex), "by_length": {str(n): c for n, c in lex.length_counts().items()},
+    return {"dictionary": ref.label(), "language": lex.language, "letters": lex.alphabet.describe(),
+            "folding": lex.alphabet.rule(), "words": len(lex), "by_length": {str(n): c for n, c in lex.length_counts().items()},
             "most_common": lex.words[:12], "warnings": list(lex.warnings), "content_hash": lex.content_hash}
 
 
@@ -118,6 +135,8 @@ def _dictionary_info(args: argparse.Namespace, ref: DictionaryRef) -> int:
     items: list[object] = [make_table(["letters", "words"], rows, title=f"{data['dictionary']}: {data['words']:,} words",
                                       justify=["right", "right"]),
                            f"most common: {', '.join(data['most_common'])}"]
+    if data["language"] != "english":
+        items.append(f"language: {data['language']}; letters {data['letters']}; {data['folding']}")
     items += [f"warning: {m}" for m in data["warnings"]]
     items.append(f"content hash: {data['content_hash'][:16]}")
     _emit(args, data, *items)
@@ -133,14 +152,15 @@ def word_facts(word: str, ref: DictionaryRef) -> dict[str, Any]:
     lex = load_lexicon(ref)
     found = word in lex
     # A word outside the dictionary still shows what the built-in data knows about it.
-    source = lex if found else Lexicon.from_words([word])
-    # A word with letters outside the alphabet (café in an a–z list) is known to no list: no figures.
+    source = lex if found else Lexicon.from_words([word], alphabet=lex.alphabet)
+    # A word with letters outside the alphabet (café in an a-z list) is known to no list: no figures.
     known = word in source
     facts: dict[str, Any] = {"word": word, "dictionary": ref.label(), "in_dictionary": found,
                              "level": source.level(word) if known else None,
                              "zipf": round(source.zipf(word), 2) if known else None,
-                             "rareness": source.rareness(word) if known else None,
-                             "definitions": define(word), "more": []}
+                             "rareness": source.rareness(word) if known else None, "more": [],
+                             # WordNet is English: an Italian "mare" is not a female horse.
+                             "definitions": define(word) if lex.language == "english" else []}
     if found:
         for kind in puzzles.kinds().values():
             if kind.word_facts:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Collection, Iterable, Iterator
 from functools import cached_property
 from itertools import repeat
 from typing import Any
 
+from cpwords.alphabet import ENGLISH, Alphabet
 from cpwords.lexicon import builtin
 from cpwords.lexicon.rareness import FORMULA_VERSION, UNKNOWN_LEVEL, rareness_of
 
@@ -43,7 +45,7 @@ def _shown(entry: str) -> str:
 
 
 class Lexicon:
-    """An immutable set of lowercase ``[a-z]+`` words, iterated most frequent first.
+    """An immutable set of lowercase words of one alphabet, iterated most frequent first.
 
     Parameters
     ----------
@@ -57,6 +59,9 @@ class Lexicon:
         Short name, e.g. ``scowl-70`` (``label`` adds the filters).
     warnings:
         What was skipped while reading a user list, as sentences.
+    alphabet:
+        The letters of the words' language (:mod:`cpwords.alphabet`; English ``a``-``z`` by default):
+        puzzles check their letters against it and engines index letters by it.
 
     Example
     -------
@@ -74,6 +79,7 @@ class Lexicon:
         name: str,
         label: str | None = None,
         warnings: Iterable[str] = (),
+        alphabet: Alphabet = ENGLISH,
     ) -> None:
         self._words = words
         self._levels = levels
@@ -84,46 +90,73 @@ class Lexicon:
         self.name = name
         self.label = label or name
         self.warnings: tuple[str, ...] = tuple(warnings)
+        self.alphabet = alphabet
+        self.left_out: dict[str, int] = {}
+        """Words an ``exclude`` list took out, by list name (``{"offensive": 12}``), set by the loader."""
+        self.kept_label = self.label
+        """The label without the ``exclude`` lists (which :attr:`left_out` tells), set by the loader."""
+
+    def described(self) -> str:
+        """The name and what ``exclude`` left out, for a result's ``stats.dictionary``:
+        ``common-5k, 12 offensive words left out`` (the bare name when nothing was).
+
+        >>> lex = Lexicon.from_words(["cat"], name="mine"); lex.left_out = {"offensive": 1}
+        >>> lex.described()
+        'mine, 1 offensive word left out'
+        """
+        parts = [self.kept_label] + [f"{n:,} {what} word{'' if n == 1 else 's'} left out"
+                               for what, n in self.left_out.items()]
+        return ", ".join(parts)
 
     # -- construction
 
     @classmethod
-    def from_words(cls, words: Iterable[str], name: str = "inline", *, label: str | None = None) -> Lexicon:
-        """A lexicon of any words; known words get the built-in level and zipf, others the rarest.
+    def from_words(cls, words: Iterable[str], name: str = "inline", *, label: str | None = None,
+                   alphabet: Alphabet = ENGLISH) -> Lexicon:
+        """A lexicon of any words; known words get the built-in level and zipf of their language,
+        others the rarest.
 
-        Words are lowercased and stripped; anything that is then not ``[a-z]+`` is skipped and
-        counted in :attr:`warnings`.
+        Words are stripped, lowercased and folded onto ``alphabet`` (``Città`` -> ``citta`` in
+        Italian); anything that is then not letters of the alphabet is skipped and counted in
+        :attr:`warnings`.
+
+        >>> from cpwords.alphabet import SPANISH
+        >>> Lexicon.from_words(["Niño", "año", "x1"], alphabet=SPANISH).words
+        ['año', 'niño']
         """
         items = words if isinstance(words, list) else list(words)
-        plain = _plain_words(items)
+        plain = _plain_words(items) if alphabet is ENGLISH else None
         if plain is not None:  # a big list of plain words (a user's file): no per-word Python work
             return cls._with_builtin_values(list(dict.fromkeys(plain)), name=name, label=label)
         seen: dict[str, None] = {}
         skipped = long = 0
         examples: list[str] = []
         for raw in items:
-            word = str(raw).strip().lower()
+            word = alphabet.fold(str(raw))
             if len(word) > MAX_WORD_LETTERS:
                 long += 1  # a megabyte "word" would make every index quadratic in its length
-            elif WORD.fullmatch(word):
+            elif alphabet.is_word(word):
                 seen[word] = None
                 continue
             else:
                 skipped += 1
             if len(examples) < 3:
                 examples.append(_shown(str(raw)))
-        lex = cls._with_builtin_values(list(seen), name=name, label=label)
+        lex = cls._with_builtin_values(list(seen), name=name, label=label, alphabet=alphabet)
         if skipped or long:
             parts = [f"{n:,} {'entry' if n == 1 else 'entries'} {what}" for n, what in (
-                (skipped, "that are not words (letters a-z only)"),
+                (skipped, f"that are not words (letters {alphabet.describe()} only)"),
                 (long, f"longer than {MAX_WORD_LETTERS} letters")) if n]
             lex.warnings = (f"{name}: skipped {' and '.join(parts)}, e.g. {', '.join(examples)}",)
         return lex
 
     @classmethod
-    def _with_builtin_values(cls, words: list[str], *, name: str, label: str | None = None) -> Lexicon:
+    def _with_builtin_values(cls, words: list[str], *, name: str, label: str | None = None,
+                             alphabet: Alphabet = ENGLISH) -> Lexicon:
         """``words`` with their built-in level and zipf, most frequent first (then by level, then
-        alphabetically); numpy for long lists (a user's list of millions of words)."""
+        alphabetically); numpy for long English lists (a user's list of millions of words)."""
+        if alphabet is not ENGLISH:
+            return cls._with_language_values(words, name=name, label=label, alphabet=alphabet)
         if len(words) >= _ARRAY_WORDS:
             return cls._with_builtin_values_arrays(words, name=name, label=label)
         data = builtin.builtin_data()
@@ -168,6 +201,19 @@ class Lexicon:
         order = np.lexsort((levels, -zipf)).tolist()  # stable: by zipf (high first), then level
         return cls([ordered[i] for i in order], levels[order].tolist(), zipf[order].tolist(), name=name, label=label)
 
+    @classmethod
+    def _with_language_values(cls, words: list[str], *, name: str, label: str | None,
+                              alphabet: Alphabet) -> Lexicon:
+        known, levels, zipf_c = builtin.language_data(alphabet.code)
+        index = builtin.language_index(alphabet.code)
+        rows = []
+        for w in words:
+            i = index.get(w)
+            rows.append((w, levels[i], zipf_c[i]) if i is not None else (w, UNKNOWN_LEVEL, 0))
+        rows.sort(key=lambda r: (-r[2], r[1], r[0]))
+        return cls([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], name=name, label=label,
+                   alphabet=alphabet)
+
     def filtered(
         self,
         *,
@@ -198,6 +244,7 @@ class Lexicon:
             name=self.name,
             label=label or self.label,
             warnings=self.warnings,
+            alphabet=self.alphabet,
         )
 
     # -- the set of words
@@ -219,9 +266,25 @@ class Lexicon:
         return f"<Lexicon {self.label}: {len(self):,} words>"
 
     @property
+    def language(self) -> str:
+        """The language of the words (``english``, ``italian`` …)."""
+        return self.alphabet.language
+
+    @property
     def words(self) -> list[str]:
         """All words, most frequent first (a copy)."""
         return list(self._words)
+
+    def letter_weights(self, top: int = 20_000) -> dict[str, int]:
+        """How often each letter occurs in the ``top`` most frequent words, per mille, most common
+        first: what generators draw letters by in a language without a table of its own.
+
+        >>> Lexicon.from_words(["aab", "ba"]).letter_weights()
+        {'a': 600, 'b': 400}
+        """
+        counts = Counter(ch for word in self._words[:top] for ch in word)
+        total = sum(counts.values()) or 1
+        return {ch: round(1000 * n / total) for ch, n in counts.most_common()}
 
     @cached_property
     def _by_length(self) -> dict[int, list[str]]:
@@ -261,7 +324,9 @@ class Lexicon:
     def content_hash(self) -> str:
         """Hex SHA-256 of the words and their values: equal content, equal hash (for caches)."""
         h = hashlib.sha256(f"cpwords-lexicon {FORMULA_VERSION}\n".encode())
-        h.update("\n".join(self._words).encode("ascii"))
+        if self.alphabet is not ENGLISH:  # English hashes stay as they were (caches keep them)
+            h.update(f"language {self.alphabet.language}\n".encode())
+        h.update("\n".join(self._words).encode("utf-8"))
         h.update(b"\0" + bytes(lv for lv in self._levels))
         h.update(b"\0" + ",".join(map(str, self._zipf_c)).encode("ascii"))
         return h.hexdigest()

@@ -1,7 +1,8 @@
 """Word lists a dictionary can leave out (``exclude: [offensive]``).
 
 ``offensive``: slurs, obscenities and swear words, from WordNet 3.0's own usage labels and glosses
-joined with the ``wordfilter`` (MIT) and ``better-profanity`` (MIT) lists; the rule that joins them
+joined with the ``wordfilter`` (MIT) and ``better-profanity`` (MIT) lists (a listed word with a slur or
+obscene sense is in unless that sense is one among many everyday ones: ``screw`` and ``kill`` stay); the rule that joins them
 is in ``scripts/build_offensive.py``, the list in ``data/offensive.txt`` (licences beside it).
 Where cpwords chooses the words itself (every ``generate`` task, the examples, the web pages) the
 list is left out by default; a puzzle the user typed is solved with every word unless asked.
@@ -24,14 +25,14 @@ EXCLUDE_LISTS = {"offensive": "offensive.txt"}
 GENERATING_EXCLUDE: tuple[str, ...] = ("offensive",)
 
 #: Tasks in which cpwords chooses the words itself (``generate`` of every kind, Ruzzle's ``best_board``,
-#: the word grid's ``puzzle``).
-GENERATING_TASKS: frozenset[str] = frozenset({"generate", "best_board", "puzzle"})
+#: the word-grid ``fill``, a filled grid being a generated one, and the word grid's ``puzzle``).
+GENERATING_TASKS: frozenset[str] = frozenset({"generate", "best_board", "fill", "puzzle"})
 
 
 def is_generating(task: str | None) -> bool:
     """True for a task in which cpwords chooses the words (so offensive words are left out by default).
 
-    >>> is_generating("generate"), is_generating("best_board"), is_generating("solve")
+    >>> is_generating("generate"), is_generating("fill"), is_generating("solve")
     (True, True, False)
     """
     return task in GENERATING_TASKS

@@ -1,4 +1,5 @@
-"""Where words come from: built-in names (``scowl-N``, ``scowl-british-N``, ``common-N``) and user lists."""
+"""Where words come from: built-in names (``scowl-N``, ``scowl-british-N``, ``common-N``, and the
+languages ``italian``, ``spanish``, ``german``, ``french``) and user lists."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cpwords.alphabet import ALPHABETS, ENGLISH, Alphabet, alphabet_of, language_name
 from cpwords.errors import InputError
 from cpwords.files import read_text
 from cpwords.lexicon import builtin
@@ -17,6 +19,13 @@ from cpwords.lexicon.exclude import GENERATING_EXCLUDE, excluded_words, is_gener
 from cpwords.specs import DictionaryRef
 
 DEFAULT_DICTIONARY = "scowl-70"
+#: ``common-N`` draws on SCOWL up to this level (rarer words are rarely ones a person knows, even
+#: frequent ones: ``haha``, ``dae``) ...
+COMMON_MAX_LEVEL = 70
+#: ... and its version: 1 was the frequency order of scowl-80 alone (names such as ``paris`` in);
+#: 2 (issue 25) caps the level and leaves out names and abbreviations. Figures pinned on a common
+#: list say which version they used (docs/benchmarks.md).
+COMMON_VERSION = 2
 COMMON_EXAMPLES = ("common-2k", "common-5k", "common-10k", "common-20k")
 MAX_USER_FILE_BYTES = 64 * 1024 * 1024
 
@@ -32,20 +41,30 @@ def known_dictionaries() -> list[str]:
     """Names of the built-in dictionaries (``common-N`` accepts any N; a few are listed)."""
     names = [f"scowl-{lv}" for lv in builtin.LEVELS]
     names += [f"scowl-british-{lv}" for lv in builtin.LEVELS]
-    return names + list(COMMON_EXAMPLES)
+    return names + list(COMMON_EXAMPLES) + list(LANGUAGES)
+
+
+#: The built-in dictionaries of other languages (their ISO codes are aliases).
+LANGUAGES: tuple[str, ...] = tuple(a.language for a in ALPHABETS.values() if a is not ENGLISH)
+
+
+def _language(key: str) -> str | None:
+    name = language_name(key)
+    return name if name in LANGUAGES else None
 
 
 def is_builtin_name(name: str) -> bool:
     """True when ``name`` has the form of a built-in dictionary name (it may still be unknown)."""
     key = name.strip().lower()
-    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key))
+    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key) or _language(key))
 
 
 def _unknown(name: str) -> InputError:
     return InputError(
         "unknown dictionary; known: scowl-N and scowl-british-N for N in "
         + ", ".join(map(str, builtin.LEVELS))
-        + "; common-N for any N (e.g. common-5k, common-3000); or {path: FILE} / {words: [...]}",
+        + "; common-N for any N (e.g. common-5k, common-3000); " + ", ".join(LANGUAGES)
+        + " (it, es, de, fr); or {path: FILE} / {words: [...]}",
         field="dictionary",
         value=name,
     )
@@ -63,11 +82,22 @@ def _builtin(name: str) -> Lexicon:
         n = int(m.group(1)) * (1000 if m.group(2) else 1)
         if n < 1:
             raise InputError("common-N needs N >= 1", field="dictionary", value=name)
-        words, levels, zipf_c = builtin.selection("american", 80)
-        # Words without a wordfreq frequency have no rank: the list stops before them.
-        n = min(n, sum(1 for z in zipf_c if z > 0))
-        return Lexicon(words[:n], levels[:n], zipf_c[:n], name=key)
+        return _common(n, key)
+    if language := _language(key):
+        alphabet = alphabet_of(language)
+        words, levels, zipf_c = builtin.language_data(alphabet.code)
+        return Lexicon(words, levels, zipf_c, name=language, alphabet=alphabet)
     raise _unknown(name)
+
+
+def _common(n: int, name: str) -> Lexicon:
+    """The ``n`` most frequent words of scowl-american-:data:`COMMON_MAX_LEVEL` that are not mostly
+    names or abbreviations (:func:`~cpwords.lexicon.builtin.name_words`), most frequent first."""
+    words, levels, zipf_c = builtin.selection("american", COMMON_MAX_LEVEL)
+    names = builtin.name_words()
+    # Words without a wordfreq frequency have no rank: the list stops before them.
+    keep = [i for i, (w, z) in enumerate(zip(words, zipf_c, strict=True)) if z > 0 and w not in names][:n]
+    return Lexicon([words[i] for i in keep], [levels[i] for i in keep], [zipf_c[i] for i in keep], name=name)
 
 
 def _read_word_file(path: Path) -> tuple[list[str], list[str]]:
@@ -89,9 +119,10 @@ CACHED_FILE_BYTES = 1 << 20
 _FILE_CACHE_VERSION = 1
 
 
-def _file_lexicon(path: Path) -> tuple[Lexicon, list[str]]:
-    """The lexicon of a user's word-list file and the notes on reading it; a big file's from
-    the disk cache when the same file (path, size, modification time) was read before."""
+def _file_lexicon(path: Path, alphabet: Alphabet = ENGLISH) -> tuple[Lexicon, list[str]]:
+    """The lexicon of a user's word-list file (words of ``alphabet``) and the notes on reading
+    it; a big file's from the disk cache when the same file (path, size, modification time) was
+    read before with the same alphabet."""
     from cpwords.lexicon import cache
     from cpwords.lexicon.rareness import FORMULA_VERSION
 
@@ -101,16 +132,16 @@ def _file_lexicon(path: Path) -> tuple[Lexicon, list[str]]:
         stat = None  # read_text names the problem
     if stat is None or not path.is_file() or stat.st_size < CACHED_FILE_BYTES:
         lines, notes = _read_word_file(path)
-        return Lexicon.from_words(lines, name=str(path)), notes
-    stamp = f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{FORMULA_VERSION}"
+        return Lexicon.from_words(lines, name=str(path), alphabet=alphabet), notes
+    stamp = f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{FORMULA_VERSION}|{alphabet.code}"
     key = ("word-file", _FILE_CACHE_VERSION, stamp)
     entry = cache.cache_dir() / f"word-file-v{_FILE_CACHE_VERSION}-{hashlib.sha256(stamp.encode()).hexdigest()[:20]}.pickle"
     ok, value = cache._read(entry, key)
     if ok:
         stored: tuple[list[str], list[int], list[int], list[str], tuple[str, ...]] = value  # type: ignore[assignment]
-        return Lexicon(*stored[:3], name=str(path), warnings=stored[4]), stored[3]
+        return Lexicon(*stored[:3], name=str(path), warnings=stored[4], alphabet=alphabet), stored[3]
     lines, notes = _read_word_file(path)
-    lex = Lexicon.from_words(lines, name=str(path))
+    lex = Lexicon.from_words(lines, name=str(path), alphabet=alphabet)
     cache._write(entry, key, (lex._words, lex._levels, lex._zipf_c, notes, lex.warnings))
     return lex, notes
 
@@ -120,15 +151,21 @@ def _load(ref: DictionaryRef) -> Lexicon:
     if ref.name is not None:
         lex = _builtin(ref.name)
     elif ref.path is not None:
-        lex, notes = _file_lexicon(ref.path)
+        lex, notes = _file_lexicon(ref.path, ref.alphabet())
     else:
-        lex = Lexicon.from_words(ref.words or [], name="inline")
+        lex = Lexicon.from_words(ref.words or [], name="inline", alphabet=ref.alphabet())
     filters = dict(min_length=ref.min_length, max_length=ref.max_length, max_level=ref.max_level,
                    drop_plurals=ref.drop_plurals)
     filtering = any(v not in (None, False) for v in filters.values()) or bool(ref.exclude)
     if filtering:
+        full = lex
         lex = lex.filtered(**filters, exclude=excluded_words(ref.exclude or ()),  # type: ignore[arg-type]
                            label=ref.label())
+        if ref.exclude:
+            # Counted one list at a time against the other filters alone (say what each took out).
+            kept = full.filtered(**filters) if any(v not in (None, False) for v in filters.values()) else full  # type: ignore[arg-type]
+            lex.left_out = {name: len(excluded_words([name]).intersection(kept)) for name in ref.exclude}
+            lex.kept_label = ref.model_copy(update={"exclude": None}).label()
     if len(lex) == 0:
         # Say why (every line skipped, a Latin-1 file of accented words) in the one error line.
         why = "; ".join(m.removeprefix(f"{lex.name}: ") for m in (*notes, *lex.warnings))
@@ -183,6 +220,23 @@ def load_lexicon(ref: DictionaryRef | str | None = None, *, generating: bool = F
         except OSError:
             pass  # reported by the reader
     return _load_cached(ref.model_dump_json(), stamp)
+
+
+def dictionary_stat(spec: Any) -> str | None:
+    """What a result's ``stats.dictionary`` says when words were left out of the spec's dictionary
+    (a generating task, or an ``exclude`` the user set): ``common-5k, 12 offensive words left out``.
+    ``None`` when nothing can have been left out (the kind's own label stands).
+
+    >>> from types import SimpleNamespace
+    >>> dictionary_stat(SimpleNamespace(dictionary=DictionaryRef(name="common-5k"), task="generate"))
+    'common-5k, ... offensive words left out'
+    """
+    ref = getattr(spec, "dictionary", None)
+    if not isinstance(ref, DictionaryRef):
+        return None
+    if not ref.exclude and not (ref.exclude is None and is_generating(getattr(spec, "task", None))):
+        return None
+    return lexicon_for(spec).described()
 
 
 def lexicon_for(spec: Any) -> Lexicon:

@@ -27,7 +27,7 @@ from cpwords.server.pool import WorkerPool
 
 router = APIRouter()
 
-_WORD = re.compile(r"[a-z]{1,40}")
+_WORD = re.compile(r"[^\W\d_]{1,40}")  # letters of any alphabet; the dictionary's own is checked next
 #: Seconds between keep-alive comments on an idle event stream (proxies drop silent ones).
 KEEPALIVE_S = 15.0
 #: Seconds between two checks that the client of a synchronous solve is still there.
@@ -243,13 +243,15 @@ async def word_info(request: Request, name: str, word: str) -> Response:
     """Level, zipf frequency, rareness, definitions (WordNet) and the kinds' facts (ladder group
     and links), as ``cpwords dict info WORD --dict NAME --json`` prints them."""
     from cpwords.lexicon.sources import is_builtin_name
+    from cpwords.specs import DictionaryRef
 
     if not is_builtin_name(name):
-        raise RequestError.of(404, "not a built-in dictionary name (scowl-N, scowl-british-N, common-N)",
-                              field="name", value=name[:60])
-    word = word.lower()
-    if not _WORD.fullmatch(word):
-        raise RequestError.of(422, "a word is 1 to 40 letters a-z", field="word", value=word[:60])
+        raise RequestError.of(404, "not a built-in dictionary name (scowl-N, scowl-british-N, common-N, "
+                                   "italian, spanish, german, french)", field="name", value=name[:60])
+    alphabet = DictionaryRef(name=name).alphabet()
+    word = alphabet.fold(word)
+    if not _WORD.fullmatch(word) or not alphabet.is_word(word):
+        raise RequestError.of(422, f"a word is 1 to 40 letters {alphabet.describe()}", field="word", value=word[:60])
     job = _submit(request, Job("word", (name, word)))
     try:
         await _until_final(request, job)

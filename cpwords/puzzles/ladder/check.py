@@ -71,8 +71,9 @@ def shortcuts(words: list[str], *, is_ladder: bool = False) -> list[str]:
 
     Two different words of one length are linked when they share a *pattern* (the word with one
     position blanked). Each step of a ladder shares exactly one pattern with the next word, so a
-    ladder of n words of length m without shortcuts or repeats has exactly n·m − (n − 1) distinct
-    patterns. ``is_ladder`` says the caller checked that (distinct words, one letter a step): then
+    ladder of n words of length m without shortcuts or repeats has its n − 1 step patterns all
+    different (two equal ones link the words around them) and exactly n·m − (n − 1) distinct
+    patterns (a shared pattern beyond the steps, or a step pattern shared a third time, is a shortcut). ``is_ladder`` says the caller checked that (distinct words, one letter a step): then
     a ladder with that many patterns has no shortcut, and only one with fewer has its pairs
     compared one by one, to name the shortcuts. Otherwise every pair is compared.
 
@@ -82,7 +83,8 @@ def shortcuts(words: list[str], *, is_ladder: bool = False) -> list[str]:
     ["not shortest: 'cot' links directly to 'dot'"]
     """
     m = len(words[0]) if words else 0
-    if is_ladder and len({w[:p] + "." + w[p + 1:] for w in words for p in range(m)}) == len(words) * m - (len(words) - 1):
+    if is_ladder and len(set(_step_patterns(words))) == len(words) - 1 and \
+            len({w[:p] + "." + w[p + 1:] for w in words for p in range(m)}) == len(words) * m - (len(words) - 1):
         return []
     found = []
     for i in range(len(words)):
@@ -91,3 +93,12 @@ def shortcuts(words: list[str], *, is_ladder: bool = False) -> list[str]:
                 found.append(f"not shortest: {words[i]!r} links directly to {words[j]!r}")
                 break
     return found
+
+
+def _step_patterns(words: list[str]) -> list[str]:
+    """The pattern each step of a ladder shares with the next word (its one changed position blanked)."""
+    out = []
+    for a, b in zip(words, words[1:], strict=False):
+        p = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
+        out.append(a[:p] + "." + a[p + 1:])
+    return out

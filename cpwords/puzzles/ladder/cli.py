@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         data["all_shortest"] = True
     if args.define:
         data["define"] = True
+    if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
+        data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
     spec = parse_spec(data, source="command line")
     return solve_and_print([spec], args)
 

@@ -19,8 +19,15 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from typing import Protocol
 
 Neighbours = Callable[[int], Sequence[int]]
+
+
+class Costs(Protocol):
+    """A word's cost by id: a list of rareness, or anything indexable like one."""
+
+    def __getitem__(self, v: int, /) -> int: ...
 
 
 @dataclass
@@ -224,7 +231,7 @@ def shortest_ladder_graph(meeting: Meeting, neighbours: Neighbours) -> LadderGra
     return LadderGraph(start, meeting.target, preds, paths, steps)
 
 
-def least_rare_shortest_ladders(graph: LadderGraph, rareness: Sequence[int]) -> tuple[LadderGraph, int]:
+def least_rare_shortest_ladders(graph: LadderGraph, rareness: Costs) -> tuple[LadderGraph, int]:
     """Among the shortest ladders of ``graph`` (from :func:`shortest_ladder_graph`), those of least
     total rareness (the words after the start), as a graph with counts; and that rareness.
 
@@ -361,3 +368,47 @@ def least_rare_ladders(
     for v in sorted(preds, key=cost.__getitem__):
         paths[v] = sum(paths[u] for u in preds[v]) if preds[v] else 1
     return LadderGraph(start, target, preds, paths, cost[target])
+
+
+def fewest_steps(graph: LadderGraph) -> LadderGraph:
+    """Among the ladders of ``graph``, those with the fewest steps, as a graph with counts (same
+    ``cost``): how the least-rare ladders are narrowed to the shortest of them.
+
+    Example
+    -------
+    >>> g = LadderGraph(0, 3, {0: [], 1: [0], 2: [1], 3: [2, 0]}, {0: 1, 1: 1, 2: 1, 3: 2}, 5)
+    >>> short = fewest_steps(g)
+    >>> short.count, short.sample(random.Random(0))
+    (1, [0, 3])
+    """
+    steps: dict[int, int] = {}
+    preds: dict[int, list[int]] = {}
+    paths: dict[int, int] = {}
+    for v in _start_first(graph):
+        us = graph.preds[v]
+        if not us:
+            steps[v], preds[v], paths[v] = 0, [], 1
+            continue
+        best = min(steps[u] for u in us)
+        steps[v] = best + 1
+        preds[v] = [u for u in us if steps[u] == best]
+        paths[v] = sum(paths[u] for u in preds[v])
+    return LadderGraph(graph.start, graph.target, preds, paths, graph.cost)
+
+
+def _start_first(graph: LadderGraph) -> list[int]:
+    """The words of ``graph`` with every predecessor before its successors (depth-first from the target)."""
+    order: list[int] = []
+    done: set[int] = set()
+    stack: list[tuple[int, bool]] = [(graph.target, False)]
+    while stack:
+        v, expanded = stack.pop()
+        if expanded:
+            order.append(v)
+            continue
+        if v in done:
+            continue
+        done.add(v)
+        stack.append((v, True))
+        stack.extend((u, False) for u in graph.preds[v] if u not in done)
+    return order

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters
+from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters, spec_alphabet
 
 #: The dictionary of ``mode: generate`` when the spec names none: common words a player knows
 #: (offensive words are left out).
@@ -78,8 +78,10 @@ class LadderSpec(BaseSpec):
         try:
             return letters(value)
         except ValueError:
+            alphabet = spec_alphabet()
             raise PydanticCustomError(
-                "ladder_word", "a ladder word is letters a-z only (one word, no spaces, digits or accents)"
+                "ladder_word", f"a ladder word is letters {alphabet.describe()} only (one word, no spaces, digits"
+                + (" or accents)" if alphabet.language == "english" else f"; {alphabet.language})")
             ) from None
 
     @model_validator(mode="after")
@@ -104,4 +106,8 @@ class LadderSpec(BaseSpec):
                 "start and target must have the same length: '{start}' has {n} letters, '{target}' has {m}",
                 {"start": self.start, "n": len(self.start), "target": self.target, "m": len(self.target)},
             )
+        language = self.alphabet().language
+        if self.define and language != "english":
+            raise field_error("define", f"definitions come from WordNet, in English only; this dictionary is {language}",
+                              self.define)
         return self

@@ -59,7 +59,11 @@ def _alias_key(ref: DictionaryRef) -> str | None:
     if ref.name is not None:
         from importlib import resources
 
-        source = resources.files("cpwords.lexicon.data").joinpath("words.txt.gz")
+        from cpwords.alphabet import alphabet_of, language_name
+
+        language = language_name(ref.name)
+        data = "words.txt.gz" if language in (None, "english") else f"words-{alphabet_of(language).code}.txt.gz"
+        source = resources.files("cpwords.lexicon.data").joinpath(data)
     else:
         source = ref.path
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-from string import ascii_lowercase
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -22,11 +21,13 @@ def nearest_words(index: LadderIndex, word: str, n: int = 5) -> list[str]:
     ['cold']
     """
     edits = set()
+    # The dictionary's own letters (a-z, or an Italian, Spanish, German list's): only on a miss.
+    alphabet = sorted(set("".join(index.words)))
     for p in range(len(word) + 1):
         head, tail = word[:p], word[p:]
         if tail:
             edits.add(head + tail[1:])  # removed
-        for c in ascii_lowercase:
+        for c in alphabet:
             edits.add(head + c + tail)  # added
             if tail:
                 edits.add(head + c + tail[1:])  # replaced

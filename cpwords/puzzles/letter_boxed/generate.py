@@ -1,4 +1,5 @@
-"""Random boxes for ``generate``: distinct letters drawn by English letter frequency."""
+"""Random boxes for ``generate``: distinct letters drawn by letter frequency (English, or the
+dictionary's language)."""
 
 from __future__ import annotations
 
@@ -10,19 +11,24 @@ LETTER_WEIGHTS = {
     "l": 40, "c": 28, "u": 28, "m": 24, "w": 24, "f": 22, "g": 20, "y": 20, "p": 19, "b": 15,
     "v": 10, "k": 8, "j": 2, "x": 2, "q": 1, "z": 1,
 }
-VOWELS = set("aeiou")
+VOWELS = set("aeiouäöü")
 
 
-def random_box(rng: random.Random, side_count: int, per_side: int) -> list[str]:
-    """Distinct letters drawn by English frequency (about a third of them vowels), dealt onto sides.
+def random_box(rng: random.Random, side_count: int, per_side: int,
+               weights: dict[str, int] | None = None) -> list[str]:
+    """Distinct letters drawn by frequency (about a third of them vowels), dealt onto sides.
+
+    ``weights``: letter -> weight; default :data:`LETTER_WEIGHTS` (English). A dictionary in another
+    language passes its own (:meth:`~cpwords.lexicon.Lexicon.letter_weights`).
 
     >>> random_box(random.Random(1), 4, 3)
     ['ptc', 'nhl', 'oia', 'rfe']
     """
     total = side_count * per_side
     vowels = min(len(VOWELS), max(1, round(total / 3)))
-    pool_v = {ch: w for ch, w in LETTER_WEIGHTS.items() if ch in VOWELS}
-    pool_c = {ch: w for ch, w in LETTER_WEIGHTS.items() if ch not in VOWELS}
+    weights = {ch: w for ch, w in (weights or LETTER_WEIGHTS).items() if w > 0}
+    pool_v = {ch: w for ch, w in weights.items() if ch in VOWELS}
+    pool_c = {ch: w for ch, w in weights.items() if ch not in VOWELS}
     letters = _weighted_sample(rng, pool_v, vowels) + _weighted_sample(rng, pool_c, total - vowels)
     rng.shuffle(letters)
     return ["".join(letters[i * per_side:(i + 1) * per_side]) for i in range(side_count)]

@@ -104,6 +104,8 @@ def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
                          "letters; lower side_count or letters_per_side", field="letters_per_side",
                          value=spec.letters_per_side)
     rng = random.Random(spec.seed)
+    lexicon = problem.lexicon
+    weights = None if lexicon.language == "english" else lexicon.letter_weights()
     seen: set[frozenset[str]] = set()
     kept: list[dict[str, Any]] = []
     tried = 0
@@ -111,7 +113,7 @@ def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     try:
         for _ in range(spec.attempts):
             budget.check()
-            sides = random_box(rng, spec.side_count, spec.letters_per_side)
+            sides = random_box(rng, spec.side_count, spec.letters_per_side, weights)
             key = frozenset(sides)
             if key in seen:
                 continue

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef, letters
+from cpwords.specs import PLAYER_DICTIONARY, BaseSpec, DictionaryRef, letters
 
 if TYPE_CHECKING:
     from cpwords.puzzles import PuzzleKind
@@ -29,6 +29,8 @@ class LetterBoxedSpec(BaseSpec):
         task: min_words
     """
 
+    player_dictionary = PLAYER_DICTIONARY
+
     @classmethod
     def descriptor(cls) -> PuzzleKind:
         """This kind's entry in the registry: its engines and tasks."""
@@ -42,7 +44,8 @@ class LetterBoxedSpec(BaseSpec):
     """The sides of the box, each a string of its letters, e.g. ``[paf, uot, mie, xlr]``. At least
     3 sides, at least 2 letters a side, no letter twice on the box. Not used by ``task: generate``."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
-    """The words that may be played (default ``scowl-70``)."""
+    """The words that may be played (default ``scowl-70``; ``task: generate`` defaults to
+    ``common-20k``, words players know, offensive words out)."""
     min_word_length: int = Field(default=3, ge=1)
     """Shortest word that may be played."""
     max_words: int = Field(default=5, ge=1, le=12)
@@ -106,8 +109,10 @@ class LetterBoxedSpec(BaseSpec):
     def _sides_needed(self) -> LetterBoxedSpec:
         if self.task != "generate" and self.sides is None:
             raise _problem("field 'sides' is required (e.g. sides: [paf, uot, mie, xlr]) unless task is generate")
-        if self.task == "generate" and self.side_count * self.letters_per_side > 26:
-            raise _problem("side_count x letters_per_side is more than the 26 letters a-z")
+        alphabet = self.alphabet()
+        if self.task == "generate" and self.side_count * self.letters_per_side > alphabet.size:
+            raise _problem(f"side_count x letters_per_side is more than the {alphabet.size} letters "
+                           f"{alphabet.describe()}")
         return self
 
 

@@ -95,8 +95,9 @@ class WordTable:
                          [self.cost[i] for i in keep], self.rank)
 
 
-# Per-process index of a lexicon: 26-letter masks and lengths of every word (numpy, for a fast
-# first cut: a box keeps only the words whose letters are all on it).
+# Per-process index of a lexicon: letter masks (one bit per letter of its alphabet, at most 29)
+# and lengths of every word (numpy, for a fast first cut: a box keeps only the words whose letters
+# are all on it).
 _LEXICON_INDEX: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 
@@ -105,10 +106,11 @@ def _lexicon_index(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
     if key not in _LEXICON_INDEX:
         masks = np.zeros(len(lexicon), dtype=np.uint32)
         lengths = np.zeros(len(lexicon), dtype=np.int32)
+        index = lexicon.alphabet.index
         for i, w in enumerate(lexicon):
             m = 0
             for ch in w:
-                m |= 1 << (ord(ch) - 97)
+                m |= 1 << index[ch]
             masks[i] = m
             lengths[i] = len(w)
         _LEXICON_INDEX[key] = (masks, lengths)
@@ -141,10 +143,13 @@ def playable_words(box: Box, lexicon: Lexicon, *, min_length: int = 3, rank: str
     ['ace', 'eca']
     """
     masks, lengths = _lexicon_index(lexicon)
-    box26 = 0
+    alphabet = lexicon.alphabet
+    box_bits = 0
     for ch in box.letters:
-        box26 |= 1 << (ord(ch) - 97)
-    candidates = np.flatnonzero(((masks & np.uint32(~box26 & 0x3FFFFFF)) == 0) & (lengths >= min_length))
+        if ch in alphabet.index:  # a letter the dictionary's alphabet lacks is on no word
+            box_bits |= 1 << alphabet.index[ch]
+    outside = np.uint32(~box_bits & ((1 << alphabet.size) - 1))
+    candidates = np.flatnonzero(((masks & outside) == 0) & (lengths >= min_length))
     all_words = lexicon.words if len(candidates) > 2000 else None
     words, first, last, mask, cost = [], [], [], [], []
     index = box.index

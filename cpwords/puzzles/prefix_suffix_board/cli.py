@@ -87,5 +87,7 @@ def run(args: argparse.Namespace) -> int:
         data["unique"] = True
     if args.max_completions is not None:
         data["max_completions"] = args.max_completions
+    if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
+        data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
     spec = parse_spec(data, source="command line")
     return solve_and_print([spec], args)

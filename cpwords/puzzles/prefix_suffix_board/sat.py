@@ -309,7 +309,8 @@ def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
         found.stats["method"] = "SAT-enumerated suffix placements x projected model counts (Ganak)"
         totals = _count_with_ganak(problem, vectors, budget, workers, found)
     else:
-        found.stats["method"] = "SAT-enumerated suffix placements x SAT-enumerated fillings (no pyganak)"
+        found.stats["method"] = ("SAT-enumerated suffix placements x SAT-enumerated fillings (no pyganak: the `count` extra "
+                                  "adds Ganak's model counts)")
         totals = _count_by_enumeration(problem, vectors, budget, found)
     found.count, found.stats["raw_count"] = totals
     return found

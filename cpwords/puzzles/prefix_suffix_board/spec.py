@@ -46,7 +46,8 @@ class PrefixSuffixBoardSpec(BaseSpec):
     """A shipped board name (``okwddm``) or a board YAML file (relative to the puzzle file's folder)."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="common-10k"))
     """Where the words come from; plural forms (another word plus s/es) are always dropped. Default
-    ``common-10k``; ``common-20k`` for ``generate`` with ``unique`` or ``max_completions``."""
+    ``common-10k`` for every task (so generated boards use words players know); ``common-20k`` for
+    ``generate`` with ``unique`` or ``max_completions``."""
     prefix_length: tuple[int, int] = (2, 4)
     """Allowed prefix token lengths ``[min, max]`` (a single number means exactly that length)."""
     suffix_length: tuple[int, int] = (2, 3)

@@ -185,7 +185,8 @@ def playable_cuts(words: list[str], prefix_length: tuple[int, int], suffix_lengt
 def build_tokens(lexicon: Lexicon, prefix_length: tuple[int, int], suffix_length: tuple[int, int], *,
                  min_prefix_words: int, min_suffix_words: int) -> TokenSet:
     """The :class:`TokenSet` of a lexicon (plurals dropped, pruned), ids in alphabetical order."""
-    words = [w for w in lexicon.filtered(drop_plurals=True) if w.isascii() and w.isalpha()]
+    # Words of the dictionary's alphabet (a-z in English, with ñ or ä ö ü in Spanish or German).
+    words = [w for w in lexicon.filtered(drop_plurals=True) if lexicon.alphabet.is_word(w)]
     cuts = playable_cuts(words, prefix_length, suffix_length, min_prefix_words, min_suffix_words)
     prefixes = tuple(sorted({p for p, _ in cuts}))
     suffixes = tuple(sorted({s for _, s in cuts}))

@@ -1,7 +1,7 @@
 """Active dictionary: scan every dictionary word and look for it on the board.
 
 Cheap filters first, vectorised over the whole dictionary with numpy: the word's letters must
-all be on the board (a 26-bit mask test), then each letter must occur no more often than on the
+all be on the board (a letter-mask test, one bit per letter of the alphabet), then each letter must occur no more often than on the
 board (a count test). The few words left are traced on the board by depth-first search.
 
 >>> from cpwords.puzzles.ruzzle.board import Board
@@ -16,30 +16,33 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from cpwords.alphabet import ENGLISH, Alphabet
 from cpwords.puzzles.ruzzle.board import Board, path_matters, path_score
 
 
 class DictionaryIndex:
-    """The words with their letter masks and letter counts, as numpy arrays."""
+    """The words with their letter masks and letter counts (by alphabet index), as numpy arrays."""
 
-    def __init__(self, words: Iterable[str]) -> None:
+    def __init__(self, words: Iterable[str], alphabet: Alphabet = ENGLISH) -> None:
         self.words: list[str] = list(words)
+        self.alphabet = alphabet
+        size = alphabet.size  # at most 29 letters: masks fit in uint32
         lengths = np.fromiter((len(w) for w in self.words), dtype=np.int64, count=len(self.words))
-        letters = np.frombuffer("".join(self.words).encode("ascii"), dtype=np.uint8) - ord("a")
+        letters = np.frombuffer(alphabet.codes("".join(self.words)), dtype=np.uint8)
         owner = np.repeat(np.arange(len(self.words)), lengths)
-        self.counts = np.zeros((len(self.words), 26), dtype=np.uint8)
+        self.counts = np.zeros((len(self.words), size), dtype=np.uint8)
         np.add.at(self.counts, (owner, letters), 1)
-        self.masks = ((self.counts > 0).astype(np.uint32) << np.arange(26, dtype=np.uint32)).sum(
+        self.masks = ((self.counts > 0).astype(np.uint32) << np.arange(size, dtype=np.uint32)).sum(
             axis=1, dtype=np.uint32)
         self.lengths = lengths
 
 
 def board_letter_counts(board: Board) -> np.ndarray:
-    """How often each letter a–z occurs on the board (a ``qu`` tile counts a q and a u)."""
-    counts = np.zeros(26, dtype=np.int64)
-    for tile in board.tiles:
-        for ch in tile:
-            counts[ord(ch) - 97] += 1
+    """How often each letter of the board's alphabet occurs on it (a ``qu`` tile counts a q and a u)."""
+    counts = np.zeros(board.alphabet.size, dtype=np.int64)
+    for codes in board.tile_codes():
+        for c in codes:
+            counts[c] += 1
     return counts
 
 
@@ -78,7 +81,7 @@ def best_path(board: Board, word: str, scoring: str) -> tuple[int, ...] | None:
 def candidate_words(board: Board, index: DictionaryIndex, min_letters: int) -> Sequence[str]:
     """Words that pass the letter filters: right length, letters on the board, not too many of each."""
     counts = board_letter_counts(board)
-    board_mask = np.uint32(sum(1 << i for i in range(26) if counts[i]))
+    board_mask = np.uint32(sum(1 << i for i in range(len(counts)) if counts[i]))
     keep = (index.masks & ~board_mask) == 0
     keep &= (index.lengths >= min_letters) & (index.lengths <= int(counts.sum()))
     rows = np.flatnonzero(keep)

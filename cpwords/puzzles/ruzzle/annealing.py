@@ -29,9 +29,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
-from itertools import accumulate
+from itertools import accumulate, islice
 from typing import Any, Literal
 
 from cpwords.engines.budget import Budget
@@ -43,6 +43,23 @@ LETTER_FREQUENCIES: dict[str, float] = {
     "l": 4.0, "c": 2.8, "u": 2.8, "m": 2.4, "w": 2.4, "f": 2.2, "g": 2.0, "y": 2.0, "p": 1.9, "b": 1.5,
     "v": 1.0, "k": 0.8, "j": 0.15, "x": 0.15, "qu": 0.1, "z": 0.07,
 }
+
+
+
+def tile_frequencies(lexicon: Any) -> dict[str, float]:
+    """Tiles to draw and their weights: :data:`LETTER_FREQUENCIES` for English; for another
+    language the letters of its 20,000 most frequent words (``q`` as a ``qu`` tile when ``q`` is
+    nearly always followed by ``u``, as in Italian, Spanish and French)."""
+    alphabet = getattr(lexicon, "alphabet", None)
+    if alphabet is None or alphabet.language == "english":
+        return LETTER_FREQUENCIES
+    counts = Counter(ch for word in islice(lexicon, 20_000) for ch in word)
+    qu = sum(word.count("qu") for word in islice(lexicon, 20_000))
+    if counts["q"] and qu >= 0.9 * counts["q"]:
+        counts["qu"] = counts.pop("q")
+    total = sum(counts.values())
+    return {tile: 100 * n / total for tile, n in counts.most_common()}
+
 
 #: Most boards scored in one batch (the array search's cost per board stops falling near this).
 MAX_BATCH = 64
@@ -107,8 +124,9 @@ def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
     """
     values, batches = _scorer(scorer, spec, start, lexicon)
     size = start.size
-    letters = list(LETTER_FREQUENCIES)
-    cumulative = list(accumulate(LETTER_FREQUENCIES.values()))
+    frequencies = tile_frequencies(lexicon)
+    letters = list(frequencies)
+    cumulative = list(accumulate(frequencies.values()))
     rng = random.Random(spec.seed)
 
     def draw() -> tuple[Move, float]:

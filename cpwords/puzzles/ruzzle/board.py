@@ -17,11 +17,46 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from cpwords.alphabet import ENGLISH, Alphabet
+
 #: Letter values of English Ruzzle (as published for the game; Q is worth 10, J and Z 10, X 8).
 RUZZLE_LETTER_VALUES: dict[str, int] = {
     "a": 1, "b": 4, "c": 4, "d": 2, "e": 1, "f": 4, "g": 3, "h": 4, "i": 1, "j": 10, "k": 5, "l": 1, "m": 3,
     "n": 1, "o": 1, "p": 4, "q": 10, "r": 1, "s": 1, "t": 1, "u": 2, "v": 4, "w": 4, "x": 8, "y": 4, "z": 10,
 }
+
+#: Letter values by language. English: Ruzzle's own. Italian, Spanish, German, French: the values of
+#: the language's Scrabble set (Ruzzle's follow them closely); letters the set lacks (Italian j k w x y,
+#: Spanish k w) are worth 10 like its rarest letters. See docs/ruzzle.md.
+LETTER_VALUES: dict[str, dict[str, int]] = {
+    "english": RUZZLE_LETTER_VALUES,
+    "italian": {
+        "a": 1, "b": 5, "c": 2, "d": 5, "e": 1, "f": 5, "g": 8, "h": 8, "i": 1, "j": 10, "k": 10, "l": 3,
+        "m": 3, "n": 3, "o": 1, "p": 5, "q": 10, "r": 2, "s": 2, "t": 2, "u": 3, "v": 5, "w": 10, "x": 10,
+        "y": 10, "z": 8,
+    },
+    "spanish": {
+        "a": 1, "b": 3, "c": 3, "d": 2, "e": 1, "f": 4, "g": 2, "h": 4, "i": 1, "j": 8, "k": 10, "l": 1,
+        "m": 3, "n": 1, "o": 1, "p": 3, "q": 5, "r": 1, "s": 1, "t": 1, "u": 1, "v": 4, "w": 10, "x": 8,
+        "y": 4, "z": 10, "ñ": 8,
+    },
+    "german": {
+        "a": 1, "b": 3, "c": 4, "d": 1, "e": 1, "f": 4, "g": 2, "h": 2, "i": 1, "j": 6, "k": 4, "l": 2,
+        "m": 3, "n": 1, "o": 2, "p": 4, "q": 10, "r": 1, "s": 1, "t": 1, "u": 1, "v": 6, "w": 3, "x": 8,
+        "y": 10, "z": 3, "ä": 6, "ö": 8, "ü": 6,
+    },
+    "french": {
+        "a": 1, "b": 3, "c": 3, "d": 2, "e": 1, "f": 4, "g": 2, "h": 4, "i": 1, "j": 8, "k": 10, "l": 1,
+        "m": 2, "n": 1, "o": 1, "p": 3, "q": 8, "r": 1, "s": 1, "t": 1, "u": 1, "v": 4, "w": 10, "x": 10,
+        "y": 10, "z": 10,
+    },
+}
+
+
+def letter_values(language: str) -> dict[str, int]:
+    """Ruzzle letter values of a language (English for one without its own table)."""
+    return LETTER_VALUES.get(language, RUZZLE_LETTER_VALUES)
+
 
 #: Bonus square name -> (letter multiplier, word multiplier).
 BONUS_MULTIPLIERS: dict[str, tuple[int, int]] = {"DL": (2, 1), "TL": (3, 1), "DW": (1, 2), "TW": (1, 3)}
@@ -50,9 +85,9 @@ def ruzzle_length_bonus(length: int) -> int:
     return 5 * max(0, length - 4)
 
 
-def tile_value(tile: str) -> int:
-    """Ruzzle value of a tile: the sum of its letters' values (``qu`` = 10 + 2)."""
-    return sum(RUZZLE_LETTER_VALUES[ch] for ch in tile)
+def tile_value(tile: str, values: dict[str, int] = RUZZLE_LETTER_VALUES) -> int:
+    """Ruzzle value of a tile: the sum of its letters' values (``qu`` = 10 + 2 in English)."""
+    return sum(values[ch] for ch in tile)
 
 
 def parse_row(row: str | Sequence[str]) -> list[str]:
@@ -101,7 +136,8 @@ def king_neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
 class Board:
     """A rectangular board of tiles with optional bonus squares.
 
-    ``letter_mult[i]`` and ``word_mult[i]`` are the multipliers of cell ``i`` (1 when plain).
+    ``letter_mult[i]`` and ``word_mult[i]`` are the multipliers of cell ``i`` (1 when plain);
+    ``alphabet`` is the dictionary's (letter indices and Ruzzle letter values follow it).
     """
 
     rows: int
@@ -110,9 +146,11 @@ class Board:
     letter_mult: tuple[int, ...]
     word_mult: tuple[int, ...]
     neighbours: tuple[tuple[int, ...], ...] = field(repr=False)
+    alphabet: Alphabet = field(default=ENGLISH, repr=False)
 
     @classmethod
-    def from_tiles(cls, grid: Sequence[Sequence[str]], bonuses: dict[tuple[int, int], str] | None = None) -> Board:
+    def from_tiles(cls, grid: Sequence[Sequence[str]], bonuses: dict[tuple[int, int], str] | None = None,
+                   alphabet: Alphabet = ENGLISH) -> Board:
         """A board from rows of tiles and bonuses keyed by 1-based ``(row, col)``."""
         rows, cols = len(grid), len(grid[0])
         tiles = tuple(t for row in grid for t in row)
@@ -121,11 +159,22 @@ class Board:
         for (r, c), name in (bonuses or {}).items():
             i = (r - 1) * cols + (c - 1)
             letter_mult[i], word_mult[i] = BONUS_MULTIPLIERS[name]
-        return cls(rows, cols, tiles, tuple(letter_mult), tuple(word_mult), king_neighbours(rows, cols))
+        return cls(rows, cols, tiles, tuple(letter_mult), tuple(word_mult), king_neighbours(rows, cols), alphabet)
 
     def with_tiles(self, tiles: Sequence[str]) -> Board:
-        """The same shape and bonuses with other tiles."""
-        return Board(self.rows, self.cols, tuple(tiles), self.letter_mult, self.word_mult, self.neighbours)
+        """The same shape, bonuses and alphabet with other tiles."""
+        return Board(self.rows, self.cols, tuple(tiles), self.letter_mult, self.word_mult, self.neighbours,
+                     self.alphabet)
+
+    @property
+    def values(self) -> dict[str, int]:
+        """Ruzzle letter values of the board's language."""
+        return letter_values(self.alphabet.language)
+
+    def tile_codes(self) -> list[tuple[int, ...]]:
+        """Each tile's letter indices in the board's alphabet (``a`` = 0)."""
+        index = self.alphabet.index
+        return [tuple(index[ch] for ch in tile) for tile in self.tiles]
 
     @property
     def size(self) -> int:
@@ -175,7 +224,7 @@ def path_score(board: Board, path: Sequence[int], scoring: str) -> int:
     letters = 0
     word_mult = 1
     for i in path:
-        letters += tile_value(board.tiles[i]) * board.letter_mult[i]
+        letters += tile_value(board.tiles[i], board.values) * board.letter_mult[i]
         word_mult *= board.word_mult[i]
     return letters * word_mult + ruzzle_length_bonus(length)
 

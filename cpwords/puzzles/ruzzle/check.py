@@ -15,10 +15,21 @@ from operator import attrgetter
 from typing import Any
 
 from cpwords.lexicon import load_lexicon
-from cpwords.puzzles.ruzzle.board import BONUS_MULTIPLIERS, RUZZLE_LETTER_VALUES, parse_row
+from cpwords.puzzles.ruzzle.board import BONUS_MULTIPLIERS, RUZZLE_LETTER_VALUES, letter_values, parse_row
 
 
-def _points(word_cells: list[tuple[int, int]], tiles: list[list[str]], bonus: dict, scoring: str) -> int:
+def _tiles(spec: Any, grid: Sequence[Any]) -> list[list[str]]:
+    """Rows of tiles, folded onto the alphabet of the spec's dictionary (as the solver reads them)."""
+    fold = spec.alphabet().fold
+    return [[fold(t) for t in parse_row(row)] for row in grid]
+
+
+def _values(spec: Any) -> dict[str, int]:
+    return letter_values(spec.alphabet().language)
+
+
+def _points(word_cells: list[tuple[int, int]], tiles: list[list[str]], bonus: dict, scoring: str,
+            values: dict[str, int] = RUZZLE_LETTER_VALUES) -> int:
     """Points of the word on these 1-based cells, straight from the scoring tables."""
     if scoring == "none":
         return 0
@@ -29,7 +40,7 @@ def _points(word_cells: list[tuple[int, int]], tiles: list[list[str]], bonus: di
     total, factor = 0, 1
     for r, c in word_cells:
         letter_mult, word_mult = BONUS_MULTIPLIERS.get(bonus.get((r, c), ""), (1, 1))
-        total += sum(RUZZLE_LETTER_VALUES[ch] for ch in tiles[r - 1][c - 1]) * letter_mult
+        total += sum(values[ch] for ch in tiles[r - 1][c - 1]) * letter_mult
         factor *= word_mult
     return total * factor + (5 * (n - 4) if n > 4 else 0)
 
@@ -62,7 +73,7 @@ def _all_paths(word: str, tiles: list[list[str]]) -> list[list[tuple[int, int]]]
 def check(spec: Any, solution: Any) -> list[str]:
     """Rule violations of one found word (empty when it is right)."""
     problems: list[str] = []
-    tiles = [parse_row(row) for row in (solution.grid or spec.grid)]
+    tiles = _tiles(spec, solution.grid or spec.grid)
     rows, cols = len(tiles), len(tiles[0])
     word = solution.word
     if solution.words != [word]:
@@ -85,9 +96,10 @@ def check(spec: Any, solution: Any) -> list[str]:
     if problems:
         return problems
     bonus = spec.bonus_cells() if spec.scoring == "ruzzle" else {}
-    if solution.score != _points(cells, tiles, bonus, spec.scoring):
-        problems.append(f"{word}: score {solution.score} should be {_points(cells, tiles, bonus, spec.scoring)}")
-    best = max(_points(p, tiles, bonus, spec.scoring) for p in _all_paths(word, tiles))
+    points = _points(cells, tiles, bonus, spec.scoring, _values(spec))
+    if solution.score != points:
+        problems.append(f"{word}: score {solution.score} should be {points}")
+    best = max(_points(p, tiles, bonus, spec.scoring, _values(spec)) for p in _all_paths(word, tiles))
     if best > solution.score:
         problems.append(f"{word}: another path scores {best}, more than {solution.score}")
     return problems
@@ -115,7 +127,7 @@ def check_all(spec: Any, solutions: Sequence[Any]) -> dict[int, list[str]]:
     for grid, indexes in boards.items():
         group = [solutions[i] for i in indexes]
         try:
-            flagged = _flagged(spec, [parse_row(row) for row in (grid or spec.grid)], group)
+            flagged = _flagged(spec, _tiles(spec, grid or spec.grid), group)
         except (TypeError, ValueError, IndexError, OverflowError):
             flagged = list(range(len(group)))  # malformed answers: the one-by-one check says what is wrong
         for k in flagged:
@@ -181,7 +193,7 @@ def _flagged(spec: Any, tiles: list[list[str]], solutions: list[Any]) -> list[in
     score = np.fromiter(scores, dtype=np.int64, count=n)
     bonus = spec.bonus_cells() if spec.scoring == "ruzzle" else {}
     if spec.scoring == "ruzzle":
-        gain, factor = _cell_points(flat_tiles, bonus, cols)
+        gain, factor = _cell_points(flat_tiles, bonus, cols, _values(spec))
         longest = int(lengths.max())
         if int(factor.max()) ** longest * int(gain.max()) * longest >= 2**62:
             raise OverflowError("path scores (or their bounds) may not fit in 64 bits")
@@ -209,7 +221,7 @@ def _flagged(spec: Any, tiles: list[list[str]], solutions: list[Any]) -> list[in
                 bad[search[best + 5 * np.maximum(0, word_len[search] - 4) > score[search]]] = True
         else:
             for i in np.flatnonzero(~bad).tolist():
-                if max(_points(p, tiles, bonus, "ruzzle") for p in _all_paths(words[i], tiles)) > scores[i]:
+                if max(_points(p, tiles, bonus, "ruzzle", _values(spec)) for p in _all_paths(words[i], tiles)) > scores[i]:
                     bad[i] = True
     return np.flatnonzero(bad).tolist()
 
@@ -222,14 +234,15 @@ def _points_of_length(n: int) -> int:
     return 0 if n < 3 else 1 if n <= 4 else 2 if n == 5 else 3 if n == 6 else 5 if n == 7 else 11
 
 
-def _cell_points(flat_tiles: list[str], bonus: dict, cols: int) -> tuple[Any, Any]:
+def _cell_points(flat_tiles: list[str], bonus: dict, cols: int,
+                 values: dict[str, int] = RUZZLE_LETTER_VALUES) -> tuple[Any, Any]:
     """Per cell (row-major): its tile's letter points times its letter bonus; its word multiplier."""
     import numpy as np
 
     gain, factor = [], []
     for i, tile in enumerate(flat_tiles):
         letter_mult, word_mult = BONUS_MULTIPLIERS.get(bonus.get((i // cols + 1, i % cols + 1), ""), (1, 1))
-        gain.append(sum(RUZZLE_LETTER_VALUES[ch] for ch in tile) * letter_mult)
+        gain.append(sum(values[ch] for ch in tile) * letter_mult)
         factor.append(word_mult)
     return np.array(gain, dtype=np.int64), np.array(factor, dtype=np.int64)
 

@@ -65,6 +65,8 @@ def build_spec(args: argparse.Namespace) -> Any:
     for option, field in (("task", "task"), ("min_length", "min_word_length"), ("iterations", "iterations")):
         if getattr(args, option) is not None:
             data[field] = getattr(args, option)
+    if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
+        data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
     return parse_spec(data, source="command line")
 
 

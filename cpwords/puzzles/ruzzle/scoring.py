@@ -6,7 +6,7 @@ every live path of a given number of tiles (its last cell, its trie state, its u
 bitmask)
 for one board or a whole batch of boards, and one step extends all of them by all eight king
 moves with a handful of array operations. A candidate move survives when the neighbour is unused
-and the trie node has a child by the neighbour's letter, which is one shift of the node's 26-bit
+and the trie node has a child by the neighbour's letter, which is one shift of the node's 32-bit
 *child mask* (a table derived from the double-array trie once per dictionary), so the trie's
 ``check`` array is only consulted for the second letter of multi-letter tiles (``qu``).
 
@@ -38,19 +38,20 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.alphabet import ENGLISH, Alphabet
 from cpwords.lexicon.core import Lexicon
 from cpwords.puzzles.ruzzle.board import (
     BONUS_MULTIPLIERS,
-    RUZZLE_LETTER_VALUES,
     Board,
     boggle_points,
     king_neighbours,
+    letter_values,
     parse_row,
     path_score,
     tile_value,
 )
 from cpwords.puzzles.ruzzle.trie import CACHE_VERSION as TRIE_CACHE_VERSION
-from cpwords.puzzles.ruzzle.trie import Trie, build_trie, load_trie, trie_words
+from cpwords.puzzles.ruzzle.trie import LETTER_SLOTS, Trie, build_trie, load_trie, trie_words
 
 #: Bump when the cached tables change format or meaning.
 TABLES_VERSION = 1
@@ -61,9 +62,14 @@ MAX_CELLS = 63
 #: Boards scored per batch of array operations (memory grows with it; fastest near 128 on a 4x4 board).
 CHUNK = 128
 
-_SENTINEL = 26  # the letter of the padding cell: no trie node has a child by it
-_ALL_LETTERS = (1 << 26) - 1
-_LETTER_VALUES = np.array([RUZZLE_LETTER_VALUES[chr(97 + i)] for i in range(26)], dtype=np.int64)
+_SENTINEL = LETTER_SLOTS - 1  # the letter of the padding cell: no alphabet has it, no trie node a child by it
+_ALL_LETTERS = (1 << _SENTINEL) - 1
+
+
+def _letter_value_array(alphabet: Alphabet) -> np.ndarray:
+    """Ruzzle value of each letter index of ``alphabet`` (0 for the unused slots)."""
+    values = letter_values(alphabet.language)
+    return np.array([values[ch] for ch in alphabet.letters] + [0] * (LETTER_SLOTS - alphabet.size), dtype=np.int64)
 
 TileGrid = Board | str | Sequence[str] | Sequence[Sequence[str]]
 """A board's tiles: a :class:`Board`; ``rows * cols`` tiles row by row; rows, each a sequence of
@@ -105,14 +111,16 @@ class TrieTables:
         return len(self.base)
 
 
-def _derived(trie: Trie) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Child masks (int32), depths (int16) and letter sums (int32) of every state of ``trie``."""
+def _derived(trie: Trie, alphabet: Alphabet = ENGLISH) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Child masks (int32), depths (int16) and letter sums (int32, the letter values of ``alphabet``'s
+    language) of every state of ``trie``."""
+    letter_value = _letter_value_array(alphabet)
     base = np.frombuffer(trie.base, dtype=np.int32).astype(np.int64)
     check = np.frombuffer(trie.check, dtype=np.int32).astype(np.int64)
     n = len(base)
     owner = np.arange(n, dtype=np.int64)
     kids = np.zeros(n, dtype=np.int64)
-    for c in range(26):  # base + 26 < n by construction of the double array
+    for c in range(_SENTINEL):  # base + LETTER_SLOTS < n by construction of the double array
         kids |= (check[base + c] == owner).astype(np.int64) << c
     # Depth and letter sum follow parents (check) down the trie, one level at a time.
     depth = np.zeros(n, dtype=np.int64)
@@ -129,7 +137,7 @@ def _derived(trie: Trie) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         here = on_level[parents]
         level, parents, pending = pending[here], parents[here], pending[~here]
         depth[level] = d
-        letter_sum[level] = letter_sum[parents] + _LETTER_VALUES[level - base[parents]]
+        letter_sum[level] = letter_sum[parents] + letter_value[level - base[parents]]
     return kids.astype(np.int32), depth.astype(np.int16), letter_sum.astype(np.int32)
 
 
@@ -145,9 +153,9 @@ def _tables(trie: Trie, derived: tuple[np.ndarray, np.ndarray, np.ndarray]) -> T
     )
 
 
-def trie_tables(trie: Trie) -> TrieTables:
+def trie_tables(trie: Trie, alphabet: Alphabet = ENGLISH) -> TrieTables:
     """The scoring tables of a trie, computed in memory (about 0.2 s for 240,000 words)."""
-    return _tables(trie, _derived(trie))
+    return _tables(trie, _derived(trie, alphabet))
 
 
 def load_trie_tables(lexicon: Lexicon) -> tuple[Trie, TrieTables]:
@@ -164,9 +172,9 @@ def load_trie_tables(lexicon: Lexicon) -> tuple[Trie, TrieTables]:
     trie, _ = load_trie(lexicon)
     # The tables follow the trie's state numbering, so its format version is part of the name.
     name = f"ruzzle-scoring-tables-trie{TRIE_CACHE_VERSION}"
-    derived = cached(lexicon, name, lambda: _derived(trie), version=TABLES_VERSION)
+    derived = cached(lexicon, name, lambda: _derived(trie, lexicon.alphabet), version=TABLES_VERSION)
     if len(derived[0]) != len(trie.base):  # a trie rebuilt differently since: do not trust the file
-        derived = _derived(trie)
+        derived = _derived(trie, lexicon.alphabet)
     loaded = trie, _tables(trie, derived)
     _remember(_LOADED, key, loaded, keep=2)
     return loaded
@@ -213,6 +221,8 @@ class BoardScorer:
         The dictionary: a :class:`~cpwords.lexicon.Lexicon` (the trie and its tables go through
         the lexicon cache), a :class:`~cpwords.puzzles.ruzzle.trie.Trie`, or any iterable of
         lowercase words (built in memory).
+    alphabet:
+        The letters of a Trie or word iterable (a Lexicon brings its own); English a-z by default.
     scoring:
         ``ruzzle``, ``boggle`` or ``none``.
     min_letters:
@@ -253,7 +263,11 @@ class BoardScorer:
         rows: int = 4,
         cols: int = 4,
         bonus_cells: Mapping[tuple[int, int], str] | None = None,
+        alphabet: Alphabet = ENGLISH,
     ) -> None:
+        if isinstance(lexicon, Lexicon):
+            alphabet = lexicon.alphabet
+        self.alphabet = alphabet
         if scoring not in SCORINGS:
             raise ValueError(f"unknown scoring {scoring!r}; use one of {', '.join(SCORINGS)}")
         if rows < 1 or cols < 1:
@@ -267,14 +281,14 @@ class BoardScorer:
             if not (1 <= r <= rows and 1 <= c <= cols) or name not in BONUS_MULTIPLIERS:
                 raise ValueError(f"bad bonus square {name!r} at [{r}, {c}] on a {rows}x{cols} board")
         # The reference search's board: the bonus layout, tiles filled in per board.
-        self._template = Board.from_tiles([["a"] * cols for _ in range(rows)], self.bonus_cells)
+        self._template = Board.from_tiles([["a"] * cols for _ in range(rows)], self.bonus_cells, alphabet)
         if isinstance(lexicon, Trie):
-            self.trie, self.tables = lexicon, trie_tables(lexicon)
+            self.trie, self.tables = lexicon, trie_tables(lexicon, alphabet)
         elif isinstance(lexicon, Lexicon):
             self.trie, self.tables = load_trie_tables(lexicon)
         else:
-            self.trie = build_trie(lexicon)
-            self.tables = trie_tables(self.trie)
+            self.trie = build_trie(lexicon, alphabet)
+            self.tables = trie_tables(self.trie, alphabet)
         t = self.tables
         self._letter_mult = np.array(self._template.letter_mult + (0,), dtype=np.int64)
         self._word_mult = np.array(self._template.word_mult + (1,), dtype=np.int64)
@@ -289,7 +303,7 @@ class BoardScorer:
             self._value = points[t.depth]
         else:  # the length bonus, plus the letters when no bonus square can change them
             self._value = 5 * np.maximum(0, t.depth - 4) + (0 if self._bonus else t.letter_sum)
-        # Neighbour table padded to 8 columns with the sentinel cell ``size`` (letter 26).
+        # Neighbour table padded to 8 columns with the sentinel cell ``size`` (letter _SENTINEL).
         self._neighbours = np.full((self.size + 1, 8), self.size, dtype=np.int64)
         for cell, nbs in enumerate(king_neighbours(rows, cols)):
             self._neighbours[cell, :len(nbs)] = nbs
@@ -320,7 +334,7 @@ class BoardScorer:
         Raises
         ------
         ValueError
-            Not a board of this shape, a tile that is not letters a-z, or (Ruzzle scoring) a
+            Not a board of this shape, a tile that is not letters of the alphabet, or (Ruzzle scoring) a
             :class:`Board` with other bonus squares.
         """
         return self._score_chunk([self._flat_tiles(tiles)])[0][0]
@@ -395,12 +409,12 @@ class BoardScorer:
         return flat
 
     def _codes(self, tile: str) -> tuple[int, ...]:
-        """Letter codes (0-25) of a tile; checked once per distinct tile."""
+        """Letter indices of a tile in the alphabet; checked once per distinct tile."""
         codes = self._tile_codes.get(tile)
         if codes is None:
-            if not tile or not tile.isascii() or not tile.isalpha() or not tile.islower():
-                raise ValueError(f"tiles must be letters a-z (got {tile!r})")
-            codes = self._tile_codes[tile] = tuple(ord(ch) - 97 for ch in tile)
+            if not self.alphabet.is_word(tile):
+                raise ValueError(f"tiles must be letters {self.alphabet.describe()} (got {tile!r})")
+            codes = self._tile_codes[tile] = tuple(self.alphabet.index[ch] for ch in tile)
         return codes
 
     # ------------------------------------------------------------ search
@@ -434,7 +448,7 @@ class BoardScorer:
             value_of = self._tile_values
             for tile in set(joined) if extra is None else {t for b in boards for t in b}:
                 if tile not in value_of:
-                    value_of[tile] = tile_value(tile)
+                    value_of[tile] = tile_value(tile, self._template.values)
             values = np.array([value_of[t] for b in boards for t in b], dtype=np.int64).reshape(len(boards), n)
             gain = np.zeros((len(boards), width), dtype=np.int64)
             gain[:, :n] = values * self._letter_mult[:n]
@@ -483,7 +497,7 @@ class BoardScorer:
         near: Any = None
         if gain_flat is not None:
             seen_scores.append(total * factor)
-        if batched:  # per board and cell, the letters of its neighbours as a 26-bit mask
+        if batched:  # per board and cell, the letters of its neighbours as a bit mask
             near = np.bitwise_or.reduce(np.left_shift(1, letters[:, neighbours]) & _ALL_LETTERS, axis=2).ravel()
         while state.size:
             k = kids[state]

@@ -58,7 +58,7 @@ class RuzzleSharding(Sharding):
 
     def prepare(self, spec: Any) -> RuzzleContext:
         """The starting board and the dictionary."""
-        return RuzzleContext(Board.from_tiles(spec.tiles(), spec.bonus_cells()), lexicon_for(spec))
+        return RuzzleContext(Board.from_tiles(spec.tiles(), spec.bonus_cells(), spec.alphabet()), lexicon_for(spec))
 
     def plan(self, spec: Any, context: RuzzleContext, budget: Budget | None = None) -> list[Shard]:
         """:data:`CHAINS` chains."""

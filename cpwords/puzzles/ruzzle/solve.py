@@ -29,7 +29,7 @@ def prepare(spec: RuzzleSpec, budget: Budget | None = None) -> Prepared:
     InputError
         For an unknown dictionary, or a board too large for exact path counting.
     """
-    board = Board.from_tiles(spec.tiles(), spec.bonus_cells())
+    board = Board.from_tiles(spec.tiles(), spec.bonus_cells(), spec.alphabet())
     lexicon = None if spec.task == "count_paths" else lexicon_for(spec)
     stats: dict[str, Any] = {}
     if lexicon is not None:

@@ -160,8 +160,10 @@ class RuzzleSpec(BaseSpec):
         return out, source
 
     def tiles(self) -> list[list[str]]:
-        """The grid as rows of tiles (lowercase)."""
-        return [_parse_row(row) for row in self.grid]
+        """The grid as rows of tiles (lowercase, folded onto the dictionary's alphabet: ``à`` -> ``a`` in
+        Italian)."""
+        fold = self.alphabet().fold
+        return [[fold(tile) for tile in _parse_row(row)] for row in self.grid]
 
     def shape(self) -> tuple[int, int]:
         """(rows, columns) of the board."""

@@ -20,21 +20,26 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from cpwords.alphabet import ENGLISH, MAX_LETTERS, Alphabet
 from cpwords.puzzles.ruzzle.board import Board, boggle_points, path_matters, tile_value
 
 if TYPE_CHECKING:
     from cpwords.lexicon import Lexicon
 
-CACHE_VERSION = 1
-_A = ord("a")
+CACHE_VERSION = 2
 _FREE = -1
+#: Child slots per state: room for the letters of any alphabet (German has 29) plus one letter
+#: no state has a child by (the scorer's padding cell), so base + letter needs no bounds check.
+LETTER_SLOTS = 32
+assert MAX_LETTERS < LETTER_SLOTS
 
 
 @dataclass
 class Trie:
     """A dictionary as a double-array trie.
 
-    The root is state 0. State ``s`` has a child by letter ``c`` (0–25) exactly when
+    The root is state 0. State ``s`` has a child by letter ``c`` (its index in the dictionary's
+    alphabet: 0–25 for a–z) exactly when
     ``check[base[s] + c] == s``; that child is state ``base[s] + c``. ``is_word[s]`` is 1 where a
     word ends. Two int32 arrays of about one entry per trie node: under 5 MB for 240,000 words.
     """
@@ -45,12 +50,12 @@ class Trie:
     nodes: int
 
     def child(self, state: int, letter: int) -> int:
-        """The child state by ``letter`` (0–25), or -1."""
+        """The child state by ``letter`` (an alphabet index), or -1."""
         t = self.base[state] + letter
         return t if self.check[t] == state else -1
 
 
-def _children(words: Iterable[str]) -> tuple[list[list[tuple[int, int]]], bytearray]:
+def _children(words: Iterable[str], alphabet: Alphabet) -> tuple[list[list[tuple[int, int]]], bytearray]:
     """A plain trie: for each node its (letter, child) pairs in letter order, and end-of-word flags.
 
     Words are taken in sorted order, so a word shares with the previous one exactly the nodes
@@ -60,6 +65,8 @@ def _children(words: Iterable[str]) -> tuple[list[list[tuple[int, int]]], bytear
     ends = bytearray(1)
     stack = [0]  # stack[d]: the node of the previous word's first d letters
     previous = ""
+    index = alphabet.index
+    # Code-point order is letter-index order in every alphabet (ä ö ü and ñ come after z in both).
     for word in sorted(words):
         shared, most = 0, min(len(previous), len(word))
         while shared < most and previous[shared] == word[shared]:
@@ -68,7 +75,7 @@ def _children(words: Iterable[str]) -> tuple[list[list[tuple[int, int]]], bytear
         node = stack[shared]
         for ch in word[shared:]:
             child = len(children)
-            children[node].append((ord(ch) - _A, child))
+            children[node].append((index[ch], child))
             children.append([])
             ends.append(0)
             stack.append(child)
@@ -78,13 +85,13 @@ def _children(words: Iterable[str]) -> tuple[list[list[tuple[int, int]]], bytear
     return children, ends
 
 
-def _double_array(words: Iterable[str]) -> tuple[array, array, bytes, int]:
+def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> tuple[array, array, bytes, int]:
     """Base, check and end arrays of the double-array trie of ``words`` (the cached form).
 
     Nodes are placed breadth first; each node's base is the first position where all of its
     children's slots are free (``bytearray.find`` jumps between free slots in C).
     """
-    children, ends = _children(words)
+    children, ends = _children(words, alphabet)
     size = len(children) * 2 + 64
     base = array("i", [0]) * size
     check = array("i", [_FREE]) * size
@@ -103,7 +110,7 @@ def _double_array(words: Iterable[str]) -> tuple[array, array, bytes, int]:
         pos = first_free if first_free > first_letter else free.find(1, first_letter + 1)
         while True:
             b = pos - first_letter
-            if b + 26 >= size:  # out of room: grow every array
+            if b + LETTER_SLOTS >= size:  # out of room: grow every array
                 extra = size
                 base.extend(array("i", [0]) * extra)
                 check.extend(array("i", [_FREE]) * extra)
@@ -123,13 +130,13 @@ def _double_array(words: Iterable[str]) -> tuple[array, array, bytes, int]:
                 used_max = t
         if not free[first_free]:
             first_free = free.find(1, first_free)
-    n = used_max + 27  # room for base + any letter without a bounds check
+    n = used_max + LETTER_SLOTS + 1  # room for base + any letter slot without a bounds check
     return base[:n], check[:n], bytes(is_word[:n]), len(children)
 
 
-def build_trie(words: Iterable[str]) -> Trie:
-    """The trie of ``words`` (lowercase ``a``–``z``), built in memory without caching."""
-    return Trie(*_double_array(words))
+def build_trie(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> Trie:
+    """The trie of ``words`` (lowercase letters of ``alphabet``), built in memory without caching."""
+    return Trie(*_double_array(words, alphabet))
 
 
 def load_trie(lexicon) -> tuple[Trie, dict[str, float]]:
@@ -145,7 +152,7 @@ def load_trie(lexicon) -> tuple[Trie, dict[str, float]]:
 
     def build() -> tuple[array, array, bytes, int]:
         built.append(1)
-        return _double_array(lexicon)
+        return _double_array(lexicon, lexicon.alphabet)
 
     trie = Trie(*cached(lexicon, "ruzzle-trie", build, version=CACHE_VERSION))
     return trie, {"index_s": round(time.perf_counter() - t0, 6), "trie_built": len(built), "trie_nodes": trie.nodes}
@@ -209,11 +216,12 @@ def _walk(board: Board, trie: Trie, min_letters: int, scoring: str,
     """The walk behind :func:`trie_words`: each word's path, and (Ruzzle scoring) its letter
     points with bonuses, times its word multipliers (the length bonus not included)."""
     base, check, is_word = trie.base, trie.check, trie.is_word
-    codes = [tuple(ord(ch) - _A for ch in tile) for tile in board.tiles]
+    codes = board.tile_codes()
     compare = path_matters(board, scoring)
     # Points a cell adds to the letter sum (tile value times letter bonus): what paths compete on,
     # and (Ruzzle scoring) the word's score less its length bonus.
-    points = [tile_value(t) * m if scoring == "ruzzle" else 0
+    values = board.values
+    points = [tile_value(t, values) * m if scoring == "ruzzle" else 0
               for t, m in zip(board.tiles, board.letter_mult, strict=True)]
     # Per cell: (neighbour, its bit, its letter or -1 for a multi-letter tile, its length, points, word bonus).
     moves = [

@@ -1,6 +1,6 @@
 """Independent checker of Spelling Bee answers: the game's rules alone, no solver code.
 
-The solvers group words by 26-bit letter masks; this checker finds a hive's words with a regular
+The solvers group words by letter masks; this checker finds a hive's words with a regular
 expression over the dictionary or, for many hives, groups the words by ``frozenset`` of letters
 and walks a hive's letter sets with :func:`itertools.combinations`: the two share nothing but the
 dictionary.
@@ -59,7 +59,7 @@ def allowed_words(lexicon: Any, hive: str, center: str, n: int) -> set[str]:
     ['loon', 'noon']
     """
     text, indexes = _cached(lexicon)
-    if n not in indexes:  # the letters are a-z (validated), safe inside a character class
+    if n not in indexes:  # the letters are the alphabet's (validated), safe inside a character class
         return set(re.findall(rf"^(?=[^\n]*{center})[{hive}]{{{n},}}$", text, re.MULTILINE))
     index = indexes[n]
     others = [ch for ch in hive if ch != center]
@@ -94,8 +94,9 @@ def check(spec: Any, solution: Any) -> list[str]:
     """
     problems: list[str] = []
     hive = solution.letters
-    if len(hive) != 7 or len(set(hive)) != 7 or not (hive.isascii() and hive.isalpha() and hive.islower()):
-        return [f"the hive {hive!r} is not seven different letters a-z"]
+    alphabet = spec.alphabet()
+    if len(hive) != 7 or len(set(hive)) != 7 or not alphabet.is_word(hive):
+        return [f"the hive {hive!r} is not seven different letters {alphabet.describe()}"]
     if solution.center != hive[0]:
         problems.append(f"the centre {solution.center!r} is not the hive's first letter {hive[0]!r}")
     if spec.task == "words":

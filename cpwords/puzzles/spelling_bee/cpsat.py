@@ -36,8 +36,6 @@ from cpwords.puzzles.spelling_bee.words import (
     PANGRAM_BONUS,
     WordTable,
     base_points,
-    letters_of,
-    mask_of,
 )
 from cpwords.results import Status
 
@@ -65,11 +63,12 @@ class HiveModel:
                 if sub in table.words:
                     within.setdefault(sub, []).append(k)
                 sub = (sub - 1) & p
+        self.size = table.alphabet.size
         self.model = cp_model.CpModel()
         m = self.model
-        self.x = [m.new_bool_var(f"x_{letters_of(1 << i)}") for i in range(26)]
-        self.y = [m.new_bool_var(f"y_{letters_of(1 << i)}") for i in range(26)]
-        for i in range(26):
+        self.x = [m.new_bool_var(f"x_{table.letters_of(1 << i)}") for i in range(self.size)]
+        self.y = [m.new_bool_var(f"y_{table.letters_of(1 << i)}") for i in range(self.size)]
+        for i in range(self.size):
             if avoid >> i & 1:
                 m.add(self.x[i] == 0)
             m.add_implication(self.y[i], self.x[i])
@@ -77,16 +76,16 @@ class HiveModel:
         m.add_exactly_one(self.y)
         self.z: list[cp_model.IntVar] = []
         if hive is None:  # the hive is the letter set of one pangram
-            self.z = [m.new_bool_var(f"z_{letters_of(p)}") for p in pangrams]
+            self.z = [m.new_bool_var(f"z_{table.letters_of(p)}") for p in pangrams]
             m.add_exactly_one(self.z)
-            for i in range(26):
+            for i in range(self.size):
                 m.add(self.x[i] == sum(z for z, p in zip(self.z, pangrams, strict=True) if p >> i & 1))
         self.masks = sorted(within)
         self.w: dict[int, cp_model.IntVar] = {}
         for mask in self.masks:
             tick()  # a big dictionary's model takes a second to write
-            bits = [i for i in range(26) if mask >> i & 1]
-            w = m.new_bool_var(f"w_{letters_of(mask)}")
+            bits = [i for i in range(self.size) if mask >> i & 1]
+            w = m.new_bool_var(f"w_{table.letters_of(mask)}")
             if tight and self.z:
                 m.add(w <= sum(self.z[k] for k in within[mask]))
             else:
@@ -101,19 +100,19 @@ class HiveModel:
 
     def fix(self, hive: int, center: int) -> None:
         """Fix the letters and the centre."""
-        for i in range(26):
+        for i in range(self.size):
             self.model.add(self.x[i] == (hive >> i & 1))
             self.model.add(self.y[i] == (center >> i & 1))
 
     def forbid(self, hive: int, center: int) -> None:
         """Forbid one hive with one centre (the same letters with another centre stay allowed)."""
-        chosen = [self.x[i] for i in range(26) if hive >> i & 1] + [self.y[i] for i in range(26) if center >> i & 1]
+        chosen = [self.x[i] for i in range(self.size) if hive >> i & 1] + [self.y[i] for i in range(self.size) if center >> i & 1]
         self.model.add(sum(chosen) <= len(chosen) - 1)
 
     def read(self, outcome: engine.Outcome) -> tuple[int, int, list[int]]:
         """The hive, its centre and the letter sets the answer makes valid."""
-        hive = sum(1 << i for i in range(26) if outcome.value(self.x[i]))
-        center = sum(1 << i for i in range(26) if outcome.value(self.y[i]))
+        hive = sum(1 << i for i in range(self.size) if outcome.value(self.x[i]))
+        center = sum(1 << i for i in range(self.size) if outcome.value(self.y[i]))
         return hive, center, [mask for mask in self.masks if outcome.value(self.w[mask])]
 
 
@@ -132,14 +131,14 @@ def _answer(table: WordTable, letters: str, hive: int, valid: list[int]) -> tupl
     return letters, found
 
 
-def _centre_first(hive: int, center: int) -> str:
-    c = letters_of(center)
-    return c + letters_of(hive).replace(c, "")
+def _centre_first(table: WordTable, hive: int, center: int) -> str:
+    c = table.letters_of(center)
+    return c + table.letters_of(hive).replace(c, "")
 
 
 def words(table: WordTable, spec: Any, budget: Budget) -> Found:
     """Every word of the spec's hive, read from the model with the letters and centre fixed."""
-    hive, center = mask_of(spec.letters), mask_of(spec.center)
+    hive, center = table.mask_of(spec.letters), table.mask_of(spec.center)
     hm = HiveModel(table, hive=hive)
     hm.fix(hive, center)
     outcome = engine.solve(hm.model, budget, seed=spec.seed, parameters=PARAMETERS)
@@ -160,7 +159,7 @@ def generate(table: WordTable, spec: Any, budget: Budget) -> Found:
     With ``maximize`` the first hive is the best (proved unless the time limit came first) and
     each next one the best of those left.
     """
-    avoid = mask_of(spec.avoid)
+    avoid = table.mask_of(spec.avoid)
     try:
         hm = HiveModel(table, avoid=avoid, tight=spec.maximize is not None, budget=budget)
     except SearchTimeout as exc:
@@ -187,7 +186,7 @@ def generate(table: WordTable, spec: Any, budget: Budget) -> Found:
         hive, center, valid = hm.read(outcome)
         if k == 0 and outcome.objective is not None:
             found.objective = int(round(outcome.objective))
-        found.answers.append(_answer(table, _centre_first(hive, center), hive, valid))
+        found.answers.append(_answer(table, _centre_first(table, hive, center), hive, valid))
         if outcome.stopped:
             break
         hm.forbid(hive, center)

@@ -13,13 +13,13 @@ from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
-from cpwords.puzzles.spelling_bee.words import HIVE_SIZE, PANGRAM_BONUS, WordTable, letters_of, mask_of
+from cpwords.puzzles.spelling_bee.words import HIVE_SIZE, PANGRAM_BONUS, WordTable
 
 
 def words(table: WordTable, spec: Any, budget: Budget) -> Found:
     """Every word of the spec's hive (one answer: the hive with all of them)."""
-    hive = mask_of(spec.letters)
-    found = table.hive_words(hive, mask_of(spec.center))
+    hive = table.mask_of(spec.letters)
+    found = table.hive_words(hive, table.mask_of(spec.center))
     return Found(answers=[(spec.hive(), found)], count=len(found),
                  objective=sum(p for _, p, _ in found))
 
@@ -63,7 +63,7 @@ def generate(table: WordTable, spec: Any, budget: Budget) -> Found:
     random order, so that a scan cut short still draws from every part of the alphabet.
     """
     tick = budget.ticker(64)
-    avoid = mask_of(spec.avoid)
+    avoid = table.mask_of(spec.avoid)
     candidates = table.pangram_masks(avoid)
     rng = random.Random(spec.seed)
     if spec.maximize is None:
@@ -86,7 +86,7 @@ def generate(table: WordTable, spec: Any, budget: Budget) -> Found:
     else:
         chosen = rng.sample(good, min(spec.puzzles, len(good)))
     found.count = len(good)
-    found.answers = [(_hive_letters(h, c), table.hive_words(h, c)) for h, c, _, _ in chosen]
+    found.answers = [(_hive_letters(table, h, c), table.hive_words(h, c)) for h, c, _, _ in chosen]
     if spec.maximize is not None and chosen:
         found.objective = chosen[0][2 if spec.maximize == "words" else 3]
     if not found.complete and chosen:
@@ -96,8 +96,8 @@ def generate(table: WordTable, spec: Any, budget: Budget) -> Found:
     return found
 
 
-def _hive_letters(hive: int, center: int) -> str:
+def _hive_letters(table: WordTable, hive: int, center: int) -> str:
     """The hive's letters as a string, centre first."""
     assert hive.bit_count() == HIVE_SIZE
-    c = letters_of(center)
-    return c + letters_of(hive).replace(c, "")
+    c = table.letters_of(center)
+    return c + table.letters_of(hive).replace(c, "")

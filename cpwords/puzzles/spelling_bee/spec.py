@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters
+from cpwords.specs import PLAYER_DICTIONARY, BaseSpec, DictionaryRef, field_error, letters
 
 if TYPE_CHECKING:
     from cpwords.puzzles import PuzzleKind
@@ -32,6 +32,8 @@ class SpellingBeeSpec(BaseSpec):
         center: o
     """
 
+    player_dictionary = PLAYER_DICTIONARY
+
     @classmethod
     def descriptor(cls) -> PuzzleKind:
         """This kind's entry in the registry: its engines and tasks."""
@@ -49,7 +51,8 @@ class SpellingBeeSpec(BaseSpec):
     ``letters``."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-50"))
     """The words that count (default ``scowl-50``: common words, closer to the game's list than the
-    larger dictionaries)."""
+    larger dictionaries; ``task: generate`` defaults to ``common-20k``, words players know,
+    offensive words out)."""
     min_word_length: int = Field(default=4, ge=1, le=15)
     """Shortest word that counts (the game: 4). Scores do not change with it: a word of 4 letters
     or fewer is worth 1 point, a longer one 1 point a letter."""
@@ -124,8 +127,9 @@ class SpellingBeeSpec(BaseSpec):
             elif self.center not in self.letters:
                 raise field_error("center", f"the centre must be one of the letters {self.letters!r}", self.center)
         else:
-            if len(self.avoid) > 26 - HIVE_LETTERS:
-                raise field_error("avoid", f"it leaves {26 - len(self.avoid)} letters; a hive needs {HIVE_LETTERS}",
+            size = self.alphabet().size
+            if len(self.avoid) > size - HIVE_LETTERS:
+                raise field_error("avoid", f"it leaves {size - len(self.avoid)} letters; a hive needs {HIVE_LETTERS}",
                                   self.avoid)
             for low, high in (("min_words", "max_words"), ("min_points", "max_points")):
                 lo, hi = getattr(self, low), getattr(self, high)

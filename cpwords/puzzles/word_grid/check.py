@@ -18,7 +18,6 @@ from pathlib import Path
 
 from cpwords.errors import InputError
 from cpwords.geometry import GridShape, load_grid
-from cpwords.specs import ALPHABET
 
 
 def _shape(name: str | Path) -> tuple[GridShape, list[tuple[str, list[tuple[int, int]]]]]:
@@ -58,9 +57,10 @@ def check(spec, solution) -> list[str]:
     if len(rows) != shape.height or any(len(r) != shape.width for r in rows):
         return [f"the grid is not {shape.height}x{shape.width}"]
     pattern = _pattern(shape)
+    letters = spec.alphabet().index  # the dictionary's letters (a-z in English)
     for r, (row, open_row) in enumerate(zip(rows, pattern, strict=True)):
         for c, (ch, is_open) in enumerate(zip(row, open_row, strict=True)):
-            if is_open and ch not in ALPHABET:
+            if is_open and ch not in letters:
                 problems.append(f"open cell [{r + 1}, {c + 1}] holds {ch!r}, not a letter")
             if not is_open and ch != "#":
                 problems.append(f"black cell [{r + 1}, {c + 1}] holds {ch!r}")
@@ -80,7 +80,7 @@ def check(spec, solution) -> list[str]:
     if spec.given:
         for r, row in enumerate(spec.given):
             for c, ch in enumerate(row):
-                if ch in ALPHABET and rows[r][c] != ch:
+                if ch in letters and rows[r][c] != ch:
                     problems.append(f"given letter {ch!r} at [{r + 1}, {c + 1}] is {rows[r][c]!r} in the answer")
     if spec.task == "unscramble":
         problems.extend(_check_unscramble(spec.scrambled, shape, rows, solution))

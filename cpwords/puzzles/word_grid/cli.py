@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("only goes with --puzzle", field=option, value=value)
     if args.par is not None:
         data["par"] = args.par
+    if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
+        data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
     try:
         return solve_and_print([parse_spec(data, source="command line")], args)
     except InputError as exc:

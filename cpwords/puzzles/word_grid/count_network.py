@@ -70,7 +70,8 @@ class _UnionFind:
 
 def word_arrays(problem: GridProblem) -> dict[int, np.ndarray]:
     """Per slot length, the words as an ``(n, length)`` int64 array of letter indices."""
-    return {n: np.array([[ord(ch) - 97 for ch in w] for w in ws], dtype=np.int64).reshape(len(ws), n)
+    index = problem.alphabet.index  # 26 letters: prepare refuses counting in larger alphabets
+    return {n: np.array([[index[ch] for ch in w] for w in ws], dtype=np.int64).reshape(len(ws), n)
             for n, ws in problem.words.items()}
 
 

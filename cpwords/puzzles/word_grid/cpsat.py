@@ -41,10 +41,12 @@ class GridModel:
 
 def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symmetry: bool = True,
                 with_costs: bool = False) -> GridModel:
-    """The CP-SAT model. A cell variable's value v stands for letter ``alphabet[v]`` (default: a-z in
-    order); ``generate`` passes a random alphabet so that the search's "smallest value first" is random."""
-    alphabet = alphabet or list(range(26))
-    code = [0] * 26
+    """The CP-SAT model. A cell variable's value v stands for letter ``alphabet[v]`` (default: the
+    dictionary's letters in order, a-z in English); ``generate`` passes a random order so that the
+    search's "smallest value first" is random."""
+    size = problem.alphabet.size
+    alphabet = alphabet or list(range(size))
+    code = [0] * size
     for v, letter in enumerate(alphabet):
         code[letter] = v
     recode = np.asarray(code, dtype=np.int64)
@@ -54,11 +56,11 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
         if i in problem.given:
             cells.append(model.new_constant(code[problem.given[i]]))
         else:
-            cells.append(model.new_int_var(0, 25, f"letter_r{r + 1}c{c + 1}"))
+            cells.append(model.new_int_var(0, size - 1, f"letter_r{r + 1}c{c + 1}"))
     costs = []
     for s, slot in enumerate(problem.slots):
         n = len(slot)
-        rare = problem.rareness[n]
+        rare = problem.objective_costs()[n]
         name = problem.slot_names[s].replace(" ", "_").replace(",", "_")
         letters = [cells[c] for c in slot]
         # Letters-only tables keep CP-SAT's table expansion small; the rareness column is
@@ -107,7 +109,7 @@ def _letter_array(problem: GridProblem, n: int) -> np.ndarray:
         _LETTERS[id(problem)] = cached
     if n not in cached[1]:
         ws = problem.words[n]
-        flat = np.frombuffer("".join(ws).encode("ascii"), dtype=np.uint8).astype(np.int64) - 97
+        flat = np.frombuffer(problem.alphabet.codes("".join(ws)), dtype=np.uint8).astype(np.int64)
         cached[1][n] = flat.reshape(len(ws), n)
     return cached[1][n]
 
@@ -142,7 +144,7 @@ def _generate_anchored(problem: GridProblem, spec: Any, budget: Budget) -> Found
             failures += 1
             continue
         sub = replace(problem, candidates=pruned, group=[g for g in problem.group if g.is_identity])
-        gm = build_model(sub, shuffled_order(26, rng), symmetry=False)
+        gm = build_model(sub, shuffled_order(problem.alphabet.size, rng), symmetry=False)
         outcome = cpsat.solve(gm.model, budget, workers=spec.workers or 1, seed=spec.seed, randomize=True,
                               parameters=LIGHT_PRESOLVE)
         cpsat.add_stats(found.stats, outcome.stats)
@@ -169,7 +171,7 @@ def _solve_repeatedly(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """Up to ``count`` grids from the whole model, each forbidden before the next (optimising the
     total rareness with ``objective: common``); every solve gets what is left of the budget."""
     randomize = spec.task == "generate" and spec.objective == "none"
-    alphabet = shuffled_order(26, random.Random(spec.seed)) if randomize else None
+    alphabet = shuffled_order(problem.alphabet.size, random.Random(spec.seed)) if randomize else None
     gm = build_model(problem, alphabet, with_costs=spec.objective == "common")
     if spec.objective == "common":
         gm.model.minimize(sum(gm.costs))

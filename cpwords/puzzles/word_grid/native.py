@@ -22,11 +22,12 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from cpwords.alphabet import ENGLISH, Alphabet
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.puzzles.word_grid.problem import GridProblem
 
 
-def letter_masks(words: list[str], order: list[int]) -> list[list[int]]:
+def letter_masks(words: list[str], order: list[int], alphabet: Alphabet = ENGLISH) -> list[list[int]]:
     """``masks[p][ch]``: bit k set when word ``order[k]`` has letter ``ch`` at position p.
 
     Built with numpy (bits packed into bytes, read as one integer): a restart of ``generate``
@@ -39,8 +40,9 @@ def letter_masks(words: list[str], order: list[int]) -> list[list[int]]:
     if not order:
         return []
     n = len(words[order[0]])
-    letters = np.frombuffer("".join(words[w] for w in order).encode("ascii"), dtype=np.uint8).reshape(len(order), n)
-    return [[_bits(letters[:, p] == 97 + ch) for ch in range(26)] for p in range(n)]
+    codes = alphabet.codes("".join(words[w] for w in order))
+    letters = np.frombuffer(codes, dtype=np.uint8).reshape(len(order), n)
+    return [[_bits(letters[:, p] == ch) for ch in range(alphabet.size)] for p in range(n)]
 
 
 def _bits(flags: np.ndarray) -> int:
@@ -66,7 +68,7 @@ class GridSearch:
         self.p = problem
         self.orders = orders
         self.budget = budget or Budget()
-        self.masks = {n: letter_masks(problem.words[n], orders[n]) for n in orders}
+        self.masks = {n: letter_masks(problem.words[n], orders[n], problem.alphabet) for n in orders}
         self.rank = {n: {wid: k for k, wid in enumerate(order)} for n, order in orders.items()}
         self.base = []
         ranks: dict[int, np.ndarray] = {}
@@ -125,7 +127,7 @@ class GridSearch:
         newly = []
         for p, c in self.slot_cells[s]:
             if self.letters[c] < 0:
-                self.letters[c] = ord(word[p]) - 97
+                self.letters[c] = self.p.alphabet.index[word[p]]
                 newly.append(c)
         return newly
 

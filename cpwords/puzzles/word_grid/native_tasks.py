@@ -24,8 +24,9 @@ def frequency_orders(problem: GridProblem) -> dict[int, list[int]]:
 
 
 def rareness_orders(problem: GridProblem) -> dict[int, list[int]]:
-    """Word ids by increasing rareness (ties: more frequent first)."""
-    return {n: sorted(range(len(ws)), key=problem.rareness[n].__getitem__) for n, ws in problem.words.items()}
+    """Word ids by increasing cost of the ``common`` objective (ties: more frequent first)."""
+    costs = problem.objective_costs()
+    return {n: sorted(range(len(ws)), key=costs[n].__getitem__) for n, ws in problem.words.items()}
 
 
 def generate(problem: GridProblem, spec: Any, budget: Budget) -> Found:
@@ -97,7 +98,7 @@ def _least_rare(problem: GridProblem, spec: Any, budget: Budget) -> Found:
 
     while len(found.answers) < spec.count:
         search = GridSearch(problem, rareness_orders(problem), budget)
-        ids, _cost, complete = search.least_rare(problem.rareness, accept)
+        ids, _cost, complete = search.least_rare(problem.objective_costs(), accept)
         found.stats["nodes"] += search.nodes
         if ids is not None:
             letters = problem.letters_of_words(ids)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from cpwords.alphabet import ENGLISH, Alphabet
 from cpwords.errors import InputError
 from cpwords.geometry import GridShape, Symmetry, grid_word_symmetries, load_grid
 from cpwords.puzzles.word_grid.spec import BLACK_MARK, WordGridSpec
-from cpwords.specs import ALPHABET as LETTERS
 
 
 @dataclass
@@ -30,9 +30,11 @@ class GridProblem:
     words: slot length -> words of that length (word id = index).
     rareness: slot length -> rareness of each word (same order).
     candidates: per slot, the ids of the words that fit its given letters (ascending).
-    given: cell number -> given letter index (0-25).
+    given: cell number -> given letter index (0-25 for a-z; the alphabet's index).
     group: the symmetries (permutations of cell numbers) that keep slots readable and givens in place.
     distinct: no word twice.
+    costs: what the ``common`` objective minimises, when not ``rareness`` itself (see :func:`seeded_costs`).
+    alphabet: the dictionary's letters; letter indices are indices into it.
     """
 
     shape: GridShape
@@ -46,6 +48,12 @@ class GridProblem:
     group: list[Symmetry]
     distinct: bool
     crossings: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    costs: dict[int, list[int]] | None = None
+    alphabet: Alphabet = ENGLISH
+
+    def objective_costs(self) -> dict[int, list[int]]:
+        """Per slot length, each word's cost under the ``common`` objective."""
+        return self.costs if self.costs is not None else self.rareness
 
     def slot_length(self, s: int) -> int:
         """Number of cells of slot ``s``."""
@@ -55,20 +63,21 @@ class GridProblem:
         """The grid as row strings (``#`` for black cells) from one letter per cell."""
         grid = [[BLACK_MARK] * self.shape.width for _ in range(self.shape.height)]
         for (r, c), ch in zip(self.cells, letters, strict=True):
-            grid[r][c] = LETTERS[ch] if isinstance(ch, int) else str(ch)
+            grid[r][c] = self.alphabet.letters[ch] if isinstance(ch, int) else str(ch)
         return ["".join(row) for row in grid]
 
     def words_of(self, letters: list[int]) -> list[str]:
         """The slot words (in slot order) of a grid given as one letter index per cell."""
-        return ["".join(LETTERS[letters[c]] for c in slot) for slot in self.slots]
+        return ["".join(self.alphabet.letters[letters[c]] for c in slot) for slot in self.slots]
 
     def letters_of_words(self, word_ids: list[int]) -> list[int]:
         """One letter index per cell from one word id per slot."""
         letters = [0] * len(self.cells)
+        index = self.alphabet.index
         for s, slot in enumerate(self.slots):
             word = self.words[len(slot)][word_ids[s]]
             for cell, ch in zip(slot, word, strict=True):
-                letters[cell] = ord(ch) - 97
+                letters[cell] = index[ch]
         return letters
 
 
@@ -77,7 +86,8 @@ def grid_shape(spec: WordGridSpec) -> GridShape:
     return load_grid(spec.shape)
 
 
-def parse_rows(rows: list[str], shape: GridShape, *, field_name: str) -> dict[tuple[int, int], str]:
+def parse_rows(rows: list[str], shape: GridShape, *, field_name: str,
+               alphabet: Alphabet = ENGLISH) -> dict[tuple[int, int], str]:
     """Letters of ``rows`` (given or scrambled) by 0-based cell; checks they fit the shape.
 
     Raises
@@ -98,7 +108,7 @@ def parse_rows(rows: list[str], shape: GridShape, *, field_name: str) -> dict[tu
             elif not shape.is_open(r, c):
                 raise InputError(f"[{r + 1}, {c + 1}] is a black cell of {shape.name!r}; write '#' there",
                                  field=field_name, value=row)
-            elif ch in LETTERS:
+            elif ch in alphabet.index:
                 letters[(r, c)] = ch
     return letters
 
@@ -135,8 +145,15 @@ def prepare(spec: WordGridSpec, *, given_rows: list[str] | None = None) -> GridP
                          field="shape", value=spec.shape)
     slots = [tuple(index[c] for c in run) for _, run in runs]
     names = [f"{d} {run[0][0] + 1},{run[0][1] + 1}" for d, run in runs]
+    alphabet = spec.alphabet()
+    if spec.task == "count" and alphabet.size > 26:
+        # The counting engines index 26 letters (tensors and integer codes of a-z).
+        raise InputError(f"counting grids handles the 26 letters a-z; the {alphabet.language} alphabet has "
+                         f"{alphabet.size}: use generate or fill", field="task", value=spec.task)
     rows = given_rows if given_rows is not None else spec.given
-    given = {index[c]: ord(ch) - 97 for c, ch in parse_rows(rows, shape, field_name="given").items()} if rows else {}
+    letter = alphabet.index
+    given = ({index[c]: letter[ch] for c, ch in parse_rows(rows, shape, field_name="given", alphabet=alphabet).items()}
+             if rows else {})
     words, rareness = word_lists(spec, {len(s) for s in slots})
     for n, ws in words.items():
         if not ws:
@@ -146,15 +163,38 @@ def prepare(spec: WordGridSpec, *, given_rows: list[str] | None = None) -> GridP
     for slot in slots:
         fixed = [(p, given[c]) for p, c in enumerate(slot) if c in given]
         ws = words[len(slot)]
-        candidates.append([i for i, w in enumerate(ws) if all(ord(w[p]) - 97 == ch for p, ch in fixed)])
+        candidates.append([i for i, w in enumerate(ws) if all(letter[w[p]] == ch for p, ch in fixed)])
     group = [g for g in grid_word_symmetries(shape)
              if all(given.get(g.perm[c]) == ch for c, ch in given.items())]
     crossings: dict[int, list[tuple[int, int]]] = {}
     for s, slot in enumerate(slots):
         for p, c in enumerate(slot):
             crossings.setdefault(c, []).append((s, p))
+    seeded = spec.task == "generate" and spec.objective == "common"
+    costs = seeded_costs(rareness, spec.seed) if seeded and spec.seed is not None else None
     return GridProblem(shape, cells, slots, names, words, rareness, candidates, given, group,
-                       spec.distinct_words, crossings)
+                       spec.distinct_words, crossings, costs, alphabet)
+
+
+#: ``generate`` with the ``common`` objective scales each word's rareness by a seeded factor in
+#: [1, COST_SPREAD): different seeds give different grids, each within COST_SPREAD times the least
+#: total rareness (the chosen grid G and the least rare O: 100 R(G) <= C(G) <= C(O) < 100 COST_SPREAD R(O)).
+COST_SPREAD = 1.5
+
+
+def seeded_costs(rareness: dict[int, list[int]], seed: int) -> dict[int, list[int]]:
+    """Costs ``100 * rareness * u`` (rounded down, ``u`` uniform in [1, COST_SPREAD) by ``seed``):
+    integers, so both engines optimise them exactly; the factor 100 lets words of rareness 1 (the
+    commonest) differ too.
+
+    >>> seeded_costs({3: [1, 1, 20]}, 7) == seeded_costs({3: [1, 1, 20]}, 7)
+    True
+    >>> all(100 * r <= c < 150 * r for r, c in zip([1, 1, 20], seeded_costs({3: [1, 1, 20]}, 7)[3]))
+    True
+    """
+    rng = random.Random(seed)
+    return {n: [int(100 * r * (1 + (COST_SPREAD - 1) * rng.random())) for r in rareness[n]]
+            for n in sorted(rareness)}
 
 
 def shuffled_order(n: int, rng: random.Random) -> list[int]:
@@ -171,19 +211,20 @@ def arc_consistent(problem: GridProblem, candidates: list[list[int]]) -> list[li
     left without candidates (no grid exists with these candidates).
     """
     cands = [list(c) for c in candidates]
+    letter = problem.alphabet.index
     changed = True
     while changed:
         changed = False
         for users in problem.crossings.values():
             if len(users) < 2:
                 continue
-            allowed = set(range(26))
+            allowed = set(range(problem.alphabet.size))
             for s, p in users:
                 words = problem.words[len(problem.slots[s])]
-                allowed &= {ord(words[w][p]) - 97 for w in cands[s]}
+                allowed &= {letter[words[w][p]] for w in cands[s]}
             for s, p in users:
                 words = problem.words[len(problem.slots[s])]
-                kept = [w for w in cands[s] if ord(words[w][p]) - 97 in allowed]
+                kept = [w for w in cands[s] if letter[words[w][p]] in allowed]
                 if len(kept) != len(cands[s]):
                     if not kept:
                         return None

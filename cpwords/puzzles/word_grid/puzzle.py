@@ -165,7 +165,7 @@ def _proven_swaps(view: GridProblem, answer: list[int], scrambled: list[int], bu
     import time
 
     t0 = time.perf_counter()
-    ids = [[view.words[len(slot)].index("".join(chr(97 + answer[c]) for c in slot))] for slot in view.slots]
+    ids = [[view.words[len(slot)].index("".join(view.alphabet.letters[answer[c]] for c in slot))] for slot in view.slots]
     forced = replace(view, given=dict(enumerate(answer)), candidates=ids)
     found = fewest_swaps(forced, scrambled, budget, workers=1, seed=rng.randrange(2**31))
     if not found.complete or not found.answers:

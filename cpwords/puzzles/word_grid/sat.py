@@ -30,7 +30,8 @@ class GridCnf:
     def __init__(self, problem: GridProblem, rng: random.Random | None = None, budget: Budget | None = None) -> None:
         self.problem = problem
         m = self.model = sat.CnfModel(budget)  # a big formula takes seconds to write: it checks the budget
-        self.letter = [[m.var(("x", c, ch)) for ch in range(26)] for c in range(len(problem.cells))]
+        size, index = problem.alphabet.size, problem.alphabet.index
+        self.letter = [[m.var(("x", c, ch)) for ch in range(size)] for c in range(len(problem.cells))]
         for c, onehot in enumerate(self.letter):
             m.exactly_one(onehot)
             if c in problem.given:
@@ -50,12 +51,12 @@ class GridCnf:
             for w, y in zip(ids, choice, strict=True):
                 word = problem.words[n][w]
                 for p, c in enumerate(slot):
-                    lit = self.letter[c][ord(word[p]) - 97]
+                    lit = self.letter[c][index[word[p]]]
                     m.implies(y, lit)
-                    support.setdefault((p, ord(word[p]) - 97), []).append(y)
+                    support.setdefault((p, index[word[p]]), []).append(y)
                 by_word.setdefault((n, w), []).append(y)
             for p, c in enumerate(slot):
-                for ch in range(26):
+                for ch in range(size):
                     m.implies_any(self.letter[c][ch], support.get((p, ch), []))
         if problem.distinct:
             for ys in by_word.values():
@@ -136,7 +137,9 @@ def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     the counting method there (docs/word_grid.md).
     """
     if not counting.available():
-        return _models(problem, spec, budget, None, counting=True)
+        found = _models(problem, spec, budget, None, counting=True)
+        found.stats["method"] = "enumeration (no pyganak: the `count` extra adds Ganak's model counts)"
+        return found
     return _raced_count(problem, spec, budget)
 
 
@@ -225,7 +228,7 @@ def counting_cnf(problem: GridProblem, g: int = 0) -> counting.Cnf:
         ws = problem.words[len(slot)]
         for w in problem.candidates[s]:
             for c, ch in zip(slot, ws[w], strict=True):
-                used[c].add(ord(ch) - 97)
+                used[c].add(problem.alphabet.index[ch])
     letter = [{ch: new() for ch in sorted(u)} for u in used]
     for onehot in letter:
         lits = list(onehot.values())
@@ -250,7 +253,7 @@ def counting_cnf(problem: GridProblem, g: int = 0) -> counting.Cnf:
             for ch, child in node.items():
                 if ch == "":
                     continue
-                x = letter[cell][ord(ch) - 97]
+                x = letter[cell][problem.alphabet.index[ch]]
                 options.append(x)
                 t = new()
                 clauses.append([-t, x])

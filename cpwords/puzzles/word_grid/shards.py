@@ -33,6 +33,7 @@ from cpwords.puzzles import Prepared
 from cpwords.puzzles.word_grid import count as grid_count
 from cpwords.puzzles.word_grid.count_engine import NetworkPlan
 from cpwords.puzzles.word_grid.count_network import build_network, word_arrays
+from cpwords.puzzles.word_grid.problem import GridProblem
 from cpwords.results import Result
 
 ENUMERATION = "enumeration"
@@ -183,7 +184,7 @@ class GridSharding(Sharding):
             return Found(count=part["count"], complete=complete, stats={
                 "raw_count": part["raw"], "method": "enumeration", "nodes": part["nodes"]})
         if not complete:
-            return Found(complete=False, stats={"method": "sum-product"})
+            return _lower_bound(context.prepared.problem, partials)
         terms = [_term(piece) for shard, _ in partials for piece in shard.data]
         values = [v for _, partial in partials for v in partial["values"]]
         counted = grid_count.combine_terms(context.prepared.problem, terms, values)
@@ -195,6 +196,28 @@ class GridSharding(Sharding):
     def result(self, spec: Any, context: GridContext, found: Found) -> Result:
         """The Result, as the kind's own pipeline builds it."""
         return puzzles.get(spec.kind).result(spec, context.prepared, found)
+
+
+def _lower_bound(problem: GridProblem, partials: Sequence[tuple[Shard, Any]]) -> Found:
+    """What a sharded count cut short proved, as the one-process count says it: without distinct
+    words the raw count is the identity's one term, so the leaves counted so far bound it from
+    below (and that bound over the group order the count modulo symmetry); with distinct words the
+    terms carry signs and bound nothing."""
+    from cpwords.puzzles.word_grid.native_tasks import _cause
+
+    stats: dict[str, Any] = {"method": "sum-product"}
+    found = Found(complete=False, stats=stats)
+    if problem.distinct:
+        found.message = ("the count stopped before every term of the inclusion–exclusion was in: "
+                         "no bound to report (a checkpoint keeps the finished shards)")
+        return found
+    lower = sum(v for shard, partial in partials if partial is not None
+                for piece, v in zip(shard.data, partial["values"], strict=False) if piece["g"] == "identity")
+    stats["raw_count"] = lower
+    found.count = -(-lower // len(problem.group))
+    found.message = (f"{_cause(None)}: the counts are lower bounds (at least {lower:,} grids, at least "
+                     f"{found.count:,} modulo symmetry, from the shards finished)")
+    return found
 
 
 SHARDING = GridSharding()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from cpwords.specs import ALPHABET, BaseSpec, DictionaryRef, ShapeRef, field_error
+from cpwords.specs import PLAYER_DICTIONARY, BaseSpec, DictionaryRef, ShapeRef, field_error, spec_alphabet
 
 if TYPE_CHECKING:
     from cpwords.puzzles import PuzzleKind
@@ -34,13 +34,16 @@ BLACK_MARK = "#"
 
 def _clean_rows(rows: list[str], *, allow_unknown: bool, what: str) -> list[str]:
     out = []
-    allowed = ALPHABET + BLACK_MARK + (UNKNOWN_MARKS if allow_unknown else "")
+    alphabet = spec_alphabet()  # the dictionary's letters (a-z in English)
+    allowed = alphabet.letters + BLACK_MARK + (UNKNOWN_MARKS if allow_unknown else "")
     for i, row in enumerate(rows):
-        row = row.strip().lower()
+        # Accents fold cell by cell (Italian à -> a); a letter that folds to two (ß) is refused.
+        row = "".join(f if len(f := alphabet.fold(ch)) == 1 else ch for ch in row.strip())
         bad = sorted(set(row) - set(allowed))
         if bad:
-            hint = "letters a-z, '?' (or '.', '_') for an unknown letter and '#' for a black cell" if allow_unknown \
-                else "letters a-z and '#' for a black cell"
+            letters = f"letters {alphabet.describe()}"
+            hint = f"{letters}, '?' (or '.', '_') for an unknown letter and '#' for a black cell" if allow_unknown \
+                else f"{letters} and '#' for a black cell"
             raise ValueError(f"{what} row {i + 1} ({row!r}) has {''.join(bad)!r}; use {hint}")
         out.append(row)
     if out and len({len(r) for r in out}) != 1:
@@ -56,6 +59,8 @@ class WordGridSpec(BaseSpec):
     ``enumerate`` all grids (modulo symmetry), ``unscramble`` a scrambled grid with the fewest swaps,
     or make ``puzzle`` boards for players (a scramble with a proven unique answer and a proven par).
     """
+
+    player_dictionary = PLAYER_DICTIONARY
 
     @classmethod
     def descriptor(cls) -> PuzzleKind:
@@ -75,7 +80,9 @@ class WordGridSpec(BaseSpec):
     """A shipped grid (``gridle-5x5``, ``gridle-7x7``) or a grid YAML file (rows of ``.``/``#``)."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-70"))
     """Where the words come from; each slot takes words of its own length. Default ``scowl-70``;
-    for ``task: puzzle`` the common words of :data:`PUZZLE_DICTIONARY` (``common-10k``)."""
+    ``task: generate`` defaults to ``common-20k`` (words players know), ``task: puzzle`` to the
+    common words of :data:`PUZZLE_DICTIONARY` (``common-10k``). ``generate``, ``fill`` and ``puzzle``
+    leave offensive words out unless ``exclude`` is set (``[]`` keeps them)."""
     distinct_words: bool = True
     """No word may appear twice in a grid."""
     given: list[str] | None = None

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.alphabet import ENGLISH, Alphabet
 from cpwords.engines import cpsat, sat
 from cpwords.engines.budget import Budget
 from cpwords.puzzles.word_grid.cpsat import LIGHT_PRESOLVE, build_model
@@ -50,13 +51,13 @@ class Proof:
         return self.status is Status.INFEASIBLE
 
 
-def fits_letters(word: str, letters: Counter[int]) -> bool:
-    """Whether ``word`` uses no letter more often than ``letters`` holds it.
+def fits_letters(word: str, letters: Counter[int], alphabet: Alphabet = ENGLISH) -> bool:
+    """Whether ``word`` uses no letter more often than ``letters`` (by letter index) holds it.
 
-    >>> fits_letters("noon", Counter({ord("n") - 97: 2, ord("o") - 97: 2}))
+    >>> fits_letters("noon", Counter({ENGLISH.index["n"]: 2, ENGLISH.index["o"]: 2}))
     True
     """
-    return all(letters[ord(ch) - 97] >= k for ch, k in Counter(word).items())
+    return all(letters[alphabet.index[ch]] >= k for ch, k in Counter(word).items())
 
 
 def view_problem(problem: GridProblem, answer: Sequence[int], known: Iterable[int]) -> GridProblem | None:
@@ -64,7 +65,7 @@ def view_problem(problem: GridProblem, answer: Sequence[int], known: Iterable[in
     answer letters, candidates cut to words that fit them and the board's letters, pruned by arc
     consistency, no symmetry (the board has an orientation). None if no grid fits (never for a
     real answer: it fits)."""
-    letters = np.bincount(np.asarray(answer, dtype=np.int64), minlength=26)
+    letters = np.bincount(np.asarray(answer, dtype=np.int64), minlength=problem.alphabet.size)
     given = {c: answer[c] for c in known}
     candidates = []
     for s, slot in enumerate(problem.slots):
@@ -85,7 +86,7 @@ _WORD_LETTERS: dict[int, tuple[GridProblem, dict[int, tuple[np.ndarray, np.ndarr
 
 
 def _word_letters(problem: GridProblem, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The ``n``-letter words as letter codes (words × n) and letter counts (words × 26), built
+    """The ``n``-letter words as letter codes (words × n) and letter counts (words × letters), built
     once per problem (a puzzle tries many views of one problem)."""
     cached = _WORD_LETTERS.get(id(problem.words))
     if cached is None or cached[0].words is not problem.words:
@@ -94,8 +95,8 @@ def _word_letters(problem: GridProblem, n: int) -> tuple[np.ndarray, np.ndarray]
         _WORD_LETTERS[id(problem.words)] = cached
     if n not in cached[1]:
         ws = problem.words[n]
-        codes = (np.frombuffer("".join(ws).encode("ascii"), dtype=np.uint8).astype(np.int64) - 97).reshape(len(ws), n)
-        counts = np.zeros((len(ws), 26), dtype=np.int64)
+        codes = np.frombuffer(problem.alphabet.codes("".join(ws)), dtype=np.uint8).astype(np.int64).reshape(len(ws), n)
+        counts = np.zeros((len(ws), problem.alphabet.size), dtype=np.int64)
         for p in range(n):
             np.add.at(counts, (np.arange(len(ws)), codes[:, p]), 1)
         cached[1][n] = (codes, counts)
@@ -148,7 +149,7 @@ def _second_grid_sat(view: GridProblem, answer: Sequence[int], budget: Budget,
     free, needs = _letter_needs(view, answer)
     if not free:
         return Status.INFEASIBLE, None
-    for ch in range(26):
+    for ch in range(view.alphabet.size):
         lits = [cnf.letter[c][ch] for c in free]
         if needs[ch]:
             m.exactly_k(lits, needs[ch])

@@ -45,7 +45,7 @@ def swaps_of(sources: list[int]) -> list[tuple[int, int]]:
 
 def _scrambled_letters(spec: Any) -> dict[tuple[int, int], str]:
     shape = grid_shape(spec)
-    letters = parse_rows(spec.scrambled, shape, field_name="scrambled")
+    letters = parse_rows(spec.scrambled, shape, field_name="scrambled", alphabet=spec.alphabet())
     missing = [c for c in shape.open_cells() if c not in letters]
     if missing:
         r, c = missing[0]
@@ -78,7 +78,7 @@ def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     as pairs of 1-based [row, col] cells; the objective is the number of swaps.
     """
     letters = _scrambled_letters(spec)
-    scrambled = [ord(letters[cell]) - 97 for cell in problem.cells]
+    scrambled = [problem.alphabet.index[letters[cell]] for cell in problem.cells]
     found = fewest_swaps(problem, scrambled, budget, seed=spec.seed)
     if found.answers and found.stopped is not None:
         found.message = "the time limit was reached: the swaps shown are the fewest found, not proved fewest"

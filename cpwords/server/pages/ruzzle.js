@@ -6,6 +6,14 @@
   const START = { 4: ["cats", "dogs", "quite", "emus"], 5: ["stran", "enilg", "aqest", "riond", "metal"] };
   // Letter frequencies of English text, for random boards that have words in them.
   const FREQUENT = "eeeeeeeeeeeeaaaaaaaaaiiiiiiiiioooooooonnnnnnrrrrrrttttttllllssssuuuuddddgggbbccmmppffhhvvwwyykjxqz";
+  // The same for the other languages' dictionaries (letter, weight): their own letters, ñ and ä ö ü included.
+  const bag = (spec) => spec.split(" ").map((p) => p[0].repeat(Number(p.slice(1)))).join("");
+  const BAGS = {
+    italian: bag("e12 a12 i11 o10 n7 l7 r6 t6 s5 c5 d4 p3 u3 m3 v2 g2 h1 f1 b1 z1 q1"),
+    spanish: bag("e14 a12 o9 s8 r7 n7 i6 d6 l5 c5 t5 u4 m3 p3 b1 g1 v1 y1 q1 h1 f1 z1 j1 ñ1"),
+    german: bag("e16 n10 i8 s7 r7 a6 t6 d5 h5 u4 l3 c3 g3 m3 o3 b2 w2 f2 k1 z1 p1 v1 ü1 ä1 ö1"),
+    french: bag("e15 a8 s8 i7 t7 n7 r7 u6 l5 o5 d4 c3 p3 m3 v1 q1 f1 b1 g1 h1 j1 x1 y1 z1"),
+  };
   let size = 4;
   let layout = {};  // "r,c" (1-based) -> DL | TL | DW | TW
 
@@ -118,7 +126,7 @@
     await loadLayout().catch(CP.fail);
     $("tiles").addEventListener("input", (event) => {
       const t = event.target;
-      let v = t.value.toLowerCase().replace(/[^a-z]/g, "");
+      let v = t.value.toLowerCase().replace(/[^\p{L}]/gu, "");  // any alphabet's letters (ñ, ü …)
       if (v.length > 1 && v !== "qu") v = v.slice(-1);
       t.value = v;
       if (v && v !== "q") {
@@ -138,7 +146,8 @@
       }
     });
     $("ruzzle-random").addEventListener("click", () => {
-      const pick = () => FREQUENT[Math.floor(Math.random() * FREQUENT.length)];
+      const letters = BAGS[$("dictionary").value] || FREQUENT;
+      const pick = () => letters[Math.floor(Math.random() * letters.length)];
       for (const t of tiles()) t.value = pick().replace("q", "qu");
       highlight([]);
     });

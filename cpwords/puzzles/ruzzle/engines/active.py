@@ -17,7 +17,7 @@ def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     lexicon = problem.lexicon
     assert lexicon is not None
     t0 = time.perf_counter()
-    index, _ = cached_index("active", lexicon, lambda: DictionaryIndex(lexicon))
+    index, _ = cached_index("active", lexicon, lambda: DictionaryIndex(lexicon, lexicon.alphabet))
     t1 = time.perf_counter()
     found, complete = active_words_within(problem.board, index, min_letters=spec.min_letters(),
                                           scoring=spec.scoring, expired=budget.expired)
