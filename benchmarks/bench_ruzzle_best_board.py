@@ -15,9 +15,17 @@ Each arm first runs a short calibration chain to measure its moves per second; e
 their medians, moves made, and the throughput of the scoring loop (boards scored per second
 spent scoring them).
 
+- *climb*: hill climbing (``search: climb``, issue 27; ``--all-arms`` or ``--climb``): pools of boards
+  improved by every one-cell change and swap, restarted until the budget ends.
+
+``--best-boards`` measures instead how reliably the searches find the best Boggle boards known for
+ENABLE2K (3×3 545, 3×4 1,651, 4×4 3,625, 5×5 10,406; ``bench_best_boards.py`` beside this file):
+per size, each seed's chain stops at the target or at the size's budget.
+
     python benchmarks/bench_ruzzle_best_board.py              # 3 seeds x 60 s, before and now (~6.5 min)
     python benchmarks/bench_ruzzle_best_board.py --quick      # 2 seeds x 10 s
     python benchmarks/bench_ruzzle_best_board.py --all-arms --budget 30 --seeds 4
+    python benchmarks/bench_ruzzle_best_board.py --best-boards --seeds 10 --baseline-seeds 3
 """
 
 from __future__ import annotations
@@ -41,7 +49,8 @@ def arms() -> dict[str, tuple[str, int | None]]:
     """Arm name -> (scorer, cycle_moves)."""
     from cpwords.puzzles.ruzzle.annealing import CYCLE_MOVES
 
-    return {"before": ("reference", None), "array, one cooling": ("array", None), "now": ("array", CYCLE_MOVES)}
+    return {"before": ("reference", None), "array, one cooling": ("array", None), "now": ("array", CYCLE_MOVES),
+            "climb": ("climb", None)}
 
 
 def anneal(arm: str, seed: int, iterations: int, limit: float | None) -> tuple[dict[str, Any], float]:
@@ -53,11 +62,19 @@ def anneal(arm: str, seed: int, iterations: int, limit: float | None) -> tuple[d
     from cpwords.puzzles.ruzzle.board import Board
 
     scorer, cycle = arms()[arm]
-    spec: Any = parse_spec({**SPEC, "seed": seed, "iterations": iterations})
+    climb = scorer == "climb"
+    spec: Any = parse_spec({**SPEC, "seed": seed, "search": "climb" if climb else "anneal"}
+                           | ({"pool": 20, "climbs": 1} if climb and limit is None else {"iterations": iterations}))
     start = Board.from_tiles(spec.tiles(), spec.bonus_cells())
     lexicon = load_lexicon(spec.dictionary)
     t0 = time.perf_counter()
-    _, stats = best_board(spec, start, lexicon, Budget(limit), scorer=scorer, cycle_moves=cycle)  # type: ignore[arg-type]
+    if climb:
+        from cpwords.puzzles.ruzzle.climb import climb_board
+
+        _, stats = climb_board(spec, start, lexicon, Budget(limit))
+        stats |= {"boards_per_s": round(stats["boards_scored"] / max(1e-9, time.perf_counter() - t0)), "cycles": None}
+    else:
+        _, stats = best_board(spec, start, lexicon, Budget(limit), scorer=scorer, cycle_moves=cycle)  # type: ignore[arg-type]
     return stats, time.perf_counter() - t0
 
 
@@ -67,17 +84,26 @@ def main() -> None:
     parser.add_argument("--budget", type=float, help="seconds per chain (default 60; 10 with --quick)")
     parser.add_argument("--seeds", type=int, help="seeds (default 3; 2 with --quick)")
     parser.add_argument("--all-arms", action="store_true", help="also the array scorer with one cooling")
+    parser.add_argument("--climb", action="store_true", help="also hill climbing (search: climb)")
     parser.add_argument("--write", action="store_true", help="write the ruzzle_best_board section of docs/benchmarks.md")
+    parser.add_argument("--best-boards", action="store_true", help="the best Boggle boards of ENABLE2K, by size")
+    parser.add_argument("--baseline-seeds", type=int, help="--best-boards: seeds of the annealing baseline")
+    parser.add_argument("--sizes", default="3x3,3x4,4x4", help="--best-boards: sizes (3x3,3x4,4x4,5x5)")
     args = parser.parse_args()
+    if args.best_boards:
+        from bench_best_boards import run
+
+        run(args)
+        return
     budget = args.budget or (10.0 if args.quick else 60.0)
     seeds = list(range(1, 1 + (args.seeds or (2 if args.quick else 3))))
-    names = list(arms()) if args.all_arms else ["before", "now"]
+    names = list(arms()) if args.all_arms else ["before", "now"] + (["climb"] if args.climb else [])
 
     anneal("now", 0, 50, None)  # dictionary, trie and scorer tables loaded once, untimed
     rate = {}
     for arm in names:
         moves = 300 if arm == "before" else 3000
-        stats, seconds = anneal(arm, 0, moves, None)
+        stats, seconds = anneal(arm, 0, moves, None)  # climb: one climb of a pool of 20
         rate[arm] = stats["moves"] / seconds
         print(f"calibration {arm}: {rate[arm]:,.0f} moves/s", flush=True)
     rows: dict[str, list[dict[str, Any]]] = {a: [] for a in names}
@@ -107,12 +133,16 @@ def main() -> None:
         "### Ruzzle `best_board` with a fixed budget",
         "",
         f"Load average when the run ended: {os.getloadavg()[0]:.1f}. Run: "
-        f"`python benchmarks/bench_ruzzle_best_board.py{' --all-arms' if args.all_arms else ''}`. Board "
+        f"`python benchmarks/bench_ruzzle_best_board.py{' --all-arms' if args.all_arms else ''}"
+        f"{' --climb' if args.climb else ''}{f' --budget {args.budget:g}' if args.budget else ''}"
+        f"{f' --seeds {args.seeds}' if args.seeds else ''}`. Board "
         f"{' '.join(SPEC['grid'])}, `ruzzle-4x4` bonuses, `scowl-70` without offensive words, {budget:g} s a chain, "
         f"{len(seeds)} seeds, the arms taking turns. *before*: one cooling, one board at a time by the trie walk "
         "(the search before issue 16); *now*: the array scorer in batches and cooling in cycles of "
         f"{arms()['now'][1]:,} moves, each restarting hot from the best board"
         + ("; *array, one cooling*: the faster scorer alone" if args.all_arms else "")
+        + ("; *climb*: hill climbing (`search: climb`, pool 100, issue 27), its `iterations` a cap on boards scored"
+           if "climb" in names else "")
         + ". Each arm's `iterations` = its calibrated moves/s × the budget × 0.85; `time_limit` = the budget.",
         "",
         head,

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from pydantic import TypeAdapter, ValidationError
 
 from cpwords import puzzles
-from cpwords.engines.budget import Budget, Progress, no_progress
+from cpwords.engines.budget import Budget, Progress, SearchTimeout, no_progress
 from cpwords.engines.shards import SHARD_SECONDS
 from cpwords.engines.workers import worker_count
 from cpwords.errors import InputError
@@ -89,7 +89,7 @@ def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **o
         if top in options:
             raise InputError(message, field=(labels or {}).get(top, top), value=options[top]) from None
         raise InputError(message, source=spec.source, field=field, value=value) from None
-    new._source, new._lines = spec.source, spec._lines
+    new._source, new._line, new._lines = spec.source, spec.line, spec._lines
     return new
 
 
@@ -116,7 +116,32 @@ def _as_spec(spec: BaseSpec | dict[str, Any] | str) -> BaseSpec:
         return loads(spec)
     if isinstance(spec, dict):
         return parse_spec(spec)
+    if not isinstance(spec, BaseSpec):
+        raise InputError("a puzzle is a spec object, a mapping of its fields or YAML text, not "
+                         f"{type(spec).__name__}", field="spec", value=spec)
     return spec
+
+
+def _check_call(*, seed: Any = None, time_limit: Any = None, workers: Any = None, cluster: Any = None,
+                checkpoint: Any = None, budget: Any = None) -> None:
+    """The call's own arguments, checked as the spec's fields are (a boolean is not a number):
+    a wrong type is an InputError naming the argument, never an AttributeError further down."""
+    for name, value in (("seed", seed), ("time_limit", time_limit), ("workers", workers)):
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            raise InputError("a yes/no value where a number is expected", field=name, value=value)
+        try:
+            _field_adapter(name).validate_python(value)
+        except ValidationError as exc:
+            message = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
+            raise InputError(message, field=name, value=value) from None
+    if cluster is not None and not isinstance(cluster, str):
+        raise InputError("give the cluster as text: local, local:N or tcp://HOST:PORT", field="cluster", value=cluster)
+    if checkpoint is not None and not isinstance(checkpoint, (str, Path)):
+        raise InputError("give the checkpoint as a file name", field="checkpoint", value=checkpoint)
+    if budget is not None and not isinstance(budget, Budget):
+        raise InputError("give a cpwords.engines.budget.Budget or None", field="budget", value=budget)
 
 
 def _prepare(spec: BaseSpec, *, engine: str | None, seed: int | None, time_limit: float | None,
@@ -183,6 +208,8 @@ def solve(
     InputError
         For a bad spec, engine, dictionary or word.
     """
+    _check_call(seed=seed, time_limit=time_limit, workers=workers, cluster=cluster, checkpoint=checkpoint,
+                budget=budget)
     spec = _as_spec(spec)
     if checkpoint is not None or _cluster_wanted(cluster):
         return solve_batch([spec], cluster=cluster, checkpoint=checkpoint, budget=budget, progress=progress,
@@ -216,6 +243,11 @@ def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budg
         result = kind.solve(spec, budget)
     except InputError as exc:
         raise spec.locate(exc) from None
+    except SearchTimeout as exc:
+        # A search that let its budget's signal out before it had anything: no answer in time.
+        result = Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task,
+                        message="the time limit was reached before any answer was found",
+                        stats={"stopped": budget.reason or str(exc)})
     _finish(result, prepared, round(time.perf_counter() - t0, 6), budget)
     if check and result.solutions:
         _check(kind, spec, result, budget)
@@ -299,6 +331,10 @@ def solve_many(
     >>> [(r.count, r.objective) for r in solve_many(boards, scores_only=True)]
     [(33, 205), (30, 133)]
     """
+    _check_call(seed=seed, time_limit=time_limit, workers=workers, budget=budget)
+    if isinstance(specs, (str, dict, BaseSpec)) or not isinstance(specs, Iterable):
+        raise InputError("give the puzzles as a list (of spec objects, mappings or YAML texts)", field="specs",
+                         value=specs)
     run = Budget(time_limit, progress=progress or no_progress) if budget is None else budget.child(time_limit)
     if budget is not None and progress is not None:
         run.progress = progress
@@ -379,6 +415,8 @@ def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], *, cluster: st
     from cpwords.cluster.runner import run
     from cpwords.engines.dask_cluster import cluster_option
 
+    _check_call(seed=seed, time_limit=time_limit, workers=workers, cluster=cluster, checkpoint=checkpoint,
+                budget=budget)
     t0 = time.perf_counter()
     prepared: list[BaseSpec] = []
     fresh: list[bool] = []
@@ -412,7 +450,7 @@ def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], *, cluster: st
 
 def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Budget) -> None:
     """Re-check every answer; past the time limit (plus a grace period) the answers not yet
-    checked are dropped rather than shown unchecked, and the result says so.
+    checked are kept after the checked ones, marked unchecked in ``stats`` and the message.
 
     A kind with an all-at-once checker (``PuzzleKind.checker_all``) gets the answers in chunks
     of :data:`CHECK_CHUNK`; the others, one by one."""
@@ -420,7 +458,9 @@ def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Bud
     problems: list[str] = []
     checked = 0
     solutions = result.solutions
-    end = None if budget.deadline is None else budget.deadline + CHECK_GRACE_S
+    # The check gets its grace even when it starts late (a slow start on an empty cache): a few
+    # answers found past the deadline are still checked, not shown unchecked.
+    end = None if budget.deadline is None else max(budget.deadline, time.monotonic()) + CHECK_GRACE_S
     if kind.checker_all is not None:
         check_all = kind.load(kind.checker_all)
         for start in range(0, len(solutions), CHECK_CHUNK):
@@ -439,14 +479,15 @@ def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Bud
             checked += 1
     result.stats["check_s"] = round(time.perf_counter() - t0, 6)
     if checked < len(solutions):
-        dropped = len(solutions) - checked
-        result.solutions = solutions[:checked]
-        result.stats["unchecked_dropped"] = dropped
+        # What was found is kept: the answers the check did not reach follow the checked ones,
+        # and the result says where they start (stats['unchecked_from'], a 0-based index).
+        unchecked = len(solutions) - checked
+        result.stats["unchecked"] = unchecked
+        result.stats["unchecked_from"] = checked
         if result.status == Status.OPTIMAL:
             result.status = Status.FEASIBLE
-        if result.count_exact:
-            result.count_exact = None if result.count is None else result.count_exact
-        note = f"the time limit cut the check short: {checked:,} checked answers shown, {dropped:,} dropped"
+        note = (f"the time limit cut the check short: the first {checked:,} answers are checked, "
+                f"the last {unchecked:,} are shown unchecked")
         result.message = f"{result.message}; {note}" if result.message else note
     if problems:
         result.status = Status.ERROR

@@ -86,6 +86,18 @@ def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True
     return p
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (``--generate 0`` makes no puzzle, so it is
+    refused, as ``--puzzles 0`` is, rather than taken as the default)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid whole number: {text[:40]!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return value
+
+
 def field_choices(spec_class: type, name: str) -> list[str]:
     """The values a spec field's ``Literal`` type allows (``None`` left out): CLI choices are read
     from the spec types, never repeated by hand."""
@@ -141,7 +153,7 @@ def command_tools() -> puzzles.CommandTools:
     from cpwords.lexicon.cli import ref_from_option
 
     return puzzles.CommandTools(solve_and_print=solve_and_print, field_choices=field_choices,
-                                dictionary_option=ref_from_option)
+                                dictionary_option=ref_from_option, positive_int=positive_int)
 
 
 def _version() -> str:
@@ -158,12 +170,16 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from cpwords.puzzles.loading import load_specs, loads_specs
+    from cpwords.puzzles.loading import load_documents, loads_documents
 
     if args.file == "-":  # the puzzle on stdin; relative paths in it are read from the current folder
-        specs = loads_specs(sys.stdin.read(), source="<stdin>", base_dir=Path.cwd())
+        specs = loads_documents(sys.stdin.read(), source="<stdin>", base_dir=Path.cwd())
+        if len(specs) == 1 and isinstance(specs[0], InputError):
+            raise specs[0]
         return solve_and_print(specs, args)
-    specs = load_specs(args.file)
+    specs = load_documents(args.file)
+    if len(specs) == 1 and isinstance(specs[0], InputError):
+        raise specs[0]
     return solve_and_print(specs, args, inputs=[Path(args.file)])
 
 
@@ -171,6 +187,9 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     """Solve each spec, print the results (rich text or JSON), write SVG on request.
 
     Used by ``solve`` and by every kind's shortcut command. Returns the exit code.
+    In a batch, a document that is bad (an :class:`InputError` among ``specs``, or one its solve
+    raises) is reported in its place, with its file and line, and the others are solved: the
+    exit code is then 2.
     """
     from cpwords import api, display, output
     from cpwords.engines.budget import no_progress
@@ -186,18 +205,19 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         from cpwords.lexicon.cli import ref_from_option
 
         dictionary = ref_from_option(args.dict_option)
-    specs = [api.with_options(spec, labels=FLAG_LABELS, engine=getattr(args, "engine", None),
+    specs = [spec if isinstance(spec, InputError) else
+             api.with_options(spec, labels=FLAG_LABELS, engine=getattr(args, "engine", None),
                               seed=getattr(args, "seed", None), time_limit=getattr(args, "time_limit", None),
                               workers=getattr(args, "workers", None),
                               dictionary=_dictionary_option(spec, dictionary, getattr(args, "exclude", None)))
              for spec in specs]
-    kinds = [puzzles.get(spec.kind) for spec in specs]
+    kinds = [None if isinstance(spec, InputError) else puzzles.get(spec.kind) for spec in specs]
     if svg_target is not None:
-        cannot = [k.name for k in kinds if not k.draws]
+        cannot = [k.name for k in kinds if k is not None and not k.draws]
         if cannot:
             raise InputError(f"{cannot[0]} answers cannot be drawn", field="--svg", value=str(svg_target))
-        _refuse_derived_names(svg_target, may_derive=len(specs) > 1 or any(hasattr(k.render_module(), "svgs")
-                                                                          for k in kinds), args=args)
+        _refuse_derived_names(svg_target, may_derive=len(specs) > 1 or any(
+            hasattr(k.render_module(), "svgs") for k in kinds if k is not None), args=args)
     run = Budget(None, progress=no_progress if json_mode else display.terminal_progress)
     results = []
     code = 0
@@ -205,23 +225,27 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     out_file = output.OutFile(out_target, batch=len(specs) > 1) if out_target is not None else None
     try:
         with stop_on_signals(run), output.stop_when_output_closed(run):
-            sharded = _sharded(specs, args, run)  # with --cluster / --checkpoint: every spec at once
+            good = [spec for spec in specs if not isinstance(spec, InputError)]
+            place = {id(spec): j for j, spec in enumerate(good)}
+            sharded = _sharded(good, args, run) if good else None  # --cluster / --checkpoint: every spec at once
             for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
                 if run.stopped and sharded is None:
                     break
-                result = sharded[i] if sharded is not None else _solve_one(spec, args, run)
+                if isinstance(spec, InputError) or kind is None:
+                    result = spec
+                elif sharded is not None:
+                    result = sharded[place[id(spec)]]
+                else:
+                    result = _solve_one(spec, run, args, batch=len(specs) > 1)
                 if run.reason == output.OUTPUT_CLOSED:
                     break
                 results.append(result)
+                if isinstance(result, InputError) or kind is None:
+                    code = 2
+                    _show_error(result, json_mode=json_mode, out_file=out_file)
+                    continue
                 code = max(code, result.exit_code())
-                if out_file is not None:
-                    out_file.add(kind, spec, result)
-                if not json_mode:
-                    if i:
-                        display.console().print()
-                    output.emit(kind.render_module().render(spec, result))
-                    if sharded is not None:
-                        display.console().print(_shards_line(result.stats), style="dim")
+                _show(i, kind, spec, result, json_mode=json_mode, sharded=sharded is not None, out_file=out_file)
                 if svg_target is not None and result.solved:
                     # A picture that cannot be written is reported after the results: never lost.
                     svg_errors += _write_pictures(kind, spec, result, svg_target, batch=(i + 1, len(specs)),
@@ -231,7 +255,7 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         if json_mode:
             with output.JsonWriter(sys.stdout, batch=len(specs) > 1) as writer:
                 for result in results:
-                    writer.write(result)
+                    writer.write(_error_entry(result) if isinstance(result, InputError) else result)
         if out_file is not None and run.reason != "interrupted":
             out_file.finish()
             out_file = None
@@ -247,8 +271,34 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     return code
 
 
-def _solve_one(spec: Any, args: argparse.Namespace, run: Budget) -> Any:
-    """One spec solved on this machine; a dictionary error blamed on ``--dict`` when it came from there."""
+def _show(i: int, kind: puzzles.PuzzleKind, spec: Any, result: Any, *, json_mode: bool, sharded: bool,
+          out_file: Any) -> None:
+    """One result into ``--out FILE`` and, unless ``--json``, onto stdout (streamed, see :mod:`cpwords.output`)."""
+    from cpwords import display, output
+
+    if out_file is not None:
+        out_file.add(kind, spec, result)
+    if json_mode:
+        return
+    if i:
+        display.console().print()
+    output.emit(kind.render_module().render(spec, result))
+    if sharded:
+        display.console().print(_shards_line(result.stats), style="dim")
+
+
+def _show_error(error: InputError, *, json_mode: bool, out_file: Any) -> None:
+    """A bad document of a batch, in its place: one line on stderr (and in ``--out FILE``)."""
+    if out_file is not None:
+        out_file.add_error(error, _error_entry(error))
+    if not json_mode:
+        print(f"cpwords: error: {error.one_line()}", file=sys.stderr)
+
+
+def _solve_one(spec: Any, run: Budget, args: argparse.Namespace, *, batch: bool) -> Any:
+    """One spec's result; in a batch, the InputError its solve raises (a word not in the
+    dictionary), naming the document's file and line, in place of a result. A dictionary error is
+    blamed on ``--dict`` when the dictionary came from there."""
     from cpwords import api
 
     try:
@@ -256,8 +306,18 @@ def _solve_one(spec: Any, args: argparse.Namespace, run: Budget) -> Any:
     except InputError as exc:
         named_here = exc.source in (None, "command line")  # not an error inside the word-list file
         if getattr(args, "dict_option", None) and named_here and (exc.field or "").split(".")[0] == "dictionary":
-            raise InputError(exc.message, field="--dict", value=args.dict_option) from None
-        raise
+            exc = InputError(exc.message, field="--dict", value=args.dict_option)
+        if not batch:
+            raise exc from None
+        return exc.located(source=spec.source, line=spec.line)
+
+
+def _error_entry(exc: InputError) -> dict[str, Any]:
+    """A bad document of a batch in ``--json`` output: its error in place of its result."""
+    from cpwords.errors import _MISSING
+
+    return {"status": "error", "error": exc.one_line(), "source": exc.source, "line": exc.line,
+            "field": exc.field, "value": None if exc.value is _MISSING else repr(exc.value)}
 
 
 def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> list[Any] | None:
@@ -421,11 +481,18 @@ def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None
     target = Path(name)
     if target.suffix.lower() != ".svg":
         raise InputError("the SVG output file must end in .svg", source=name, field="--svg")
+    try:
+        os.lstat(target)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as exc:  # a name too long for the system, a loop of links
+        raise InputError(f"cannot write there ({getattr(exc, 'strerror', None) or exc})", source=name,
+                         field="--svg") from None
     if target.is_dir():
         raise InputError("is a folder; give a file name ending in .svg", source=name, field="--svg")
-    if any(target.resolve() == p.resolve() for p in inputs):
+    if any(os.path.realpath(target) == os.path.realpath(p) for p in inputs):
         raise InputError("refusing to write over an input file", source=name, field="--svg")
-    if target.exists() and not getattr(args, "force", False):
+    if (target.exists() or target.is_symlink()) and not getattr(args, "force", False):
         raise InputError("file exists; pass --force to replace it", source=name, field="--svg")
     if target.exists() and not target.is_file():
         raise InputError("is not a regular file", source=name, field="--svg")
@@ -434,7 +501,7 @@ def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None
         raise InputError("folder does not exist", source=name, field="--svg")
     if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise InputError("cannot write there (no permission)", source=name, field="--svg")
-    if not target.exists():
+    if not target.exists() and not target.is_symlink():
         # os.access says yes to root everywhere; only creating the file tells (/proc, a
         # read-only file system). The probe is removed at once: nothing is left behind.
         try:
@@ -465,18 +532,38 @@ def _refuse_derived_names(target: Path, *, may_derive: bool, args: argparse.Name
 
 def _write_new(target: Path, text: str, *, force: bool, inputs: Sequence[Path]) -> None:
     """Write an output file, never over an input and never over an existing file without --force."""
-    if target.exists() and not force:
+    if (target.exists() or target.is_symlink()) and not force:
         raise InputError("file exists; pass --force to replace it", source=str(target), field="--svg")
-    if any(target.resolve() == p.resolve() for p in inputs):
+    if any(os.path.realpath(target) == os.path.realpath(p) for p in inputs):
         raise InputError("refusing to write over an input file", source=str(target), field="--svg")
     if target.is_dir() or (target.exists() and not target.is_file()):
         raise InputError("is not a regular file", source=str(target), field="--svg")
+    if target.is_symlink() and not force:
+        raise InputError("is a link; pass --force to replace the link", source=str(target), field="--svg")
     try:
-        target.write_text(text, encoding="utf-8")
+        _replace_with(target, text)
     except OSError as exc:
         raise InputError(f"cannot write the SVG file: {exc.strerror or exc}", source=str(target),
                          field="--svg") from None
     print(f"wrote {target}", file=sys.stderr)
+
+
+def _replace_with(target: Path, text: str) -> None:
+    """Write a new file beside ``target`` and rename it over: a link named ``target`` is replaced
+    itself, never the file it points to, and a failed write leaves the old file whole."""
+    import tempfile
+
+    fd, temp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
@@ -492,6 +579,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings.showwarning = _show_warning
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
+    if _closed_streams(command):
+        return 2
     try:
         parser = build_parser(command)
         try:
@@ -513,6 +602,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _tell("cpwords: interrupted")
         return EXIT_INTERRUPTED
+    except (ValueError, RuntimeError) as exc:
+        # A file name the system cannot take (a NUL byte) or a loop of links, from a path check
+        # that does not expect them: the user's input, one line.
+        if "null byte" not in str(exc) and "Symlink loop" not in str(exc):
+            raise
+        print(f"cpwords: error: a file name the system cannot use: {' '.join(str(exc).split())[:200]}",
+              file=sys.stderr)
+        return 2
+    except MemoryError:
+        # The memory is given back by now: one line, not a traceback that may itself fail.
+        print("cpwords: error: out of memory: this puzzle needs more memory than the process may use; "
+              "make it smaller (shape, dictionary, limit) or give it a time limit", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         _quiet_stdout()
         return 0
@@ -522,6 +624,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.errno in _OUTPUT_ERRNOS and getattr(exc, "filename", None) is None:
             _quiet_stdout()
             _tell(f"cpwords: error: cannot write the output: {exc.strerror}")
+            return 2
+        if getattr(exc, "filename", None) is not None:  # a name the system refuses (too long …)
+            name = str(exc.filename)
+            shown = name if len(name) <= 60 else name[:57] + "..."
+            print(f"cpwords: error: {shown}: {exc.strerror or exc}", file=sys.stderr)
             return 2
         raise
 
@@ -538,6 +645,21 @@ def _tell(line: str) -> None:
             os.close(devnull)
         except (OSError, ValueError):
             pass
+
+
+def _closed_streams(command: str | None) -> bool:
+    """With stderr closed, errors go nowhere (not into a traceback); with stdout closed there
+    is nowhere to put an answer: one line and exit 2 before any work (``serve`` logs to stderr
+    and runs on). True when the command must end."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")
+    if sys.stdout is not None:
+        return False
+    sys.stdout = open(os.devnull, "w")
+    if command == "serve":
+        return False
+    print("cpwords: error: cannot write the output: standard output is closed", file=sys.stderr)
+    return True
 
 
 def _blame_flag(exc: InputError, parser: argparse.ArgumentParser, command: str) -> InputError:

@@ -62,6 +62,8 @@ def read_text(
         raise fail(f"no such {what}") from None
     except OSError as exc:
         raise fail(f"cannot read the {what}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL byte in the name
+        raise fail(f"not a usable file name for a {what} (it holds a NUL byte)") from None
     if stat.S_ISDIR(info.st_mode):
         raise fail(f"is a folder, not a {what}")
     if not stat.S_ISREG(info.st_mode):
@@ -75,6 +77,20 @@ def read_text(
     if len(data) > max_bytes:
         raise fail(f"the {what} is larger than {_size(max_bytes)}")
     return decode(data, what=what, source=source, field=field, latin1=latin1, notes=notes)
+
+
+def exists(path: str | Path) -> bool:
+    """Whether ``path`` names something, False for a name the system cannot even look up (too
+    long, a loop of links): ``Path.exists`` raises on those before Python 3.12.
+
+    >>> exists("x" * 5000)
+    False
+    """
+    try:
+        os.stat(Path(path).expanduser())
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def decode(data: bytes, *, what: str = "file", source: str | None = None, field: str | None = None,

@@ -162,8 +162,10 @@ def read_shape(folder: str, ref: str | Path, *, field_name: str, base_dir: Path 
     """
     noun = {"boards": "board", "grids": "grid shape", "ruzzle": "bonus layout"}.get(folder, f"{folder} layout")
     if isinstance(ref, str) and "/" not in ref and not ref.endswith((".yaml", ".yml")):
+        from cpwords.files import exists
+
         entry = models_root() / folder / f"{ref}.yaml"
-        if not entry.is_file():
+        if not exists(entry) or not entry.is_file():
             known = ", ".join(shipped_shapes(folder)) or "none"
             raise InputError(f"unknown {noun}; shipped: {known}; or give a .yaml path",
                              field=field_name, value=ref)

@@ -80,11 +80,16 @@ class JsonWriter:
         return self
 
     def write(self, result: Any) -> None:
-        """Write one result (after the ones before it)."""
+        """Write one result (after the ones before it); a plain mapping (a bad document's error
+        in a batch) as it is."""
         indent = "  " if self.batch else ""
         if self.batch:
             self.file.write(",\n" if self.written else "\n")
             self.file.write(indent)
+        if isinstance(result, dict):
+            self.file.write(_indented(json.dumps(result, indent=2), indent))
+            self.written += 1
+            return
         fields = result.model_dump(mode="json", exclude={"solutions"})
         names = list(type(result).model_fields)
         self.file.write("{")
@@ -166,6 +171,14 @@ class OutFile:
                 if self.count:
                     self.file.write("\n")
                 emit(kind.render_module().render(spec, result), self.file)
+        self.count += 1
+
+    def add_error(self, error: Any, entry: dict[str, Any]) -> None:
+        """Write a bad document's error in its place (``entry`` in JSON, its one line in text)."""
+        if self.writer is not None:
+            self.writer.write(entry)
+        else:
+            self.file.write(("\n" if self.count else "") + f"cpwords: error: {error.one_line()}\n")
         self.count += 1
 
     def finish(self) -> None:

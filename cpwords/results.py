@@ -257,6 +257,8 @@ STATS: dict[str, str] = {
     "wall_s": "seconds of the whole cpwords.solve call (solve and check)",
     "solve_s": "seconds of the solve: preparing, searching and building the result",
     "check_s": "seconds of the independent re-check of the answers",
+    "unchecked": "answers the time limit kept the re-check from reaching (listed after the checked ones)",
+    "unchecked_from": "0-based index of the first answer not re-checked (answers before it are checked)",
     "prepare_s": "seconds spent preparing the problem (dictionary, word tables, shapes, indexes)",
     "index_s": "seconds spent loading (or building) a dictionary index: ladder links, a trie",
     "search_s": "seconds spent in the engine's search",
@@ -273,7 +275,6 @@ STATS: dict[str, str] = {
     "workers": "worker processes of the execution layer used",
     "stopped": "why the search stopped early (time_limit, interrupted, limit, memory)",
     "answers_dropped": "answers found but not listed: the time limit ended the listing first",
-    "unchecked_dropped": "answers found but not shown: the time limit ended their re-check first",
 }
 
 

@@ -22,7 +22,11 @@ Example
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
+import types
+import typing
 from collections.abc import Iterable
 from contextvars import ContextVar
 from pathlib import Path
@@ -148,6 +152,42 @@ FileRef = Annotated[Path, AfterValidator(_resolve_file)]
 ShapeRef = Annotated[str | FileRef, BeforeValidator(_file_or_name)]
 
 
+#: Largest integer a spec field takes: the largest a JSON number carries exactly, and far inside
+#: the 64-bit sums the engines build from it (OR-Tools refuses bounds near 2**63).
+MAX_INT = 2**53 - 1
+
+
+def _admits(annotation: Any, kind: type) -> bool:
+    """Whether a field's type takes values of type ``kind`` as they are (``bool`` in a
+    ``bool | None`` field, not in an ``int`` one)."""
+    if annotation is Any or annotation is kind:
+        return True
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        return any(type(a) is kind for a in typing.get_args(annotation))
+    if origin in (typing.Union, types.UnionType, Annotated):
+        return any(_admits(a, kind) for a in typing.get_args(annotation))
+    return False
+
+
+def _strict_value(name: str, annotation: Any, value: Any) -> None:
+    """Refuse what pydantic's lax mode would quietly turn into a number: a boolean where no
+    boolean is meant (``min_word_length: true`` is not 1), and integers past 64 bits, in the
+    field and in the items of a list field."""
+    if isinstance(value, bool):
+        if not _admits(annotation, bool):
+            raise field_error(name, "a yes/no value where a number or text is expected", value)
+    elif isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise field_error(name, f"the number is too large (at most {MAX_INT:,} in size)", value)
+    elif isinstance(value, list):
+        inner = [a for a in typing.get_args(annotation) if typing.get_origin(a) in (list, tuple)] or [annotation]
+        items = [t for a in inner for t in typing.get_args(a)] if typing.get_origin(inner[0]) else []
+        if items and items[-1] is not Ellipsis:
+            for i, item in enumerate(value[:10_000]):
+                _strict_value(f"{name}[{i}]", functools.reduce(operator.or_, items), item)
+
+
 #: What ``generate`` tasks draw on when the spec names no dictionary (Letter Boxed, word grids,
 #: Spelling Bee): the 20,000 most frequent words that are not names (docs/dictionaries.md).
 PLAYER_DICTIONARY = "common-20k"
@@ -157,6 +197,16 @@ class StrictModel(BaseModel):
     """A model that rejects unknown fields and documents fields from their docstrings."""
 
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _strict_numbers(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for name, value in data.items():
+                field = cls.model_fields.get(name) if isinstance(name, str) else None
+                if field is not None:
+                    _strict_value(name, field.annotation, value)
+        return data
 
 
 class DictionaryRef(StrictModel):
@@ -294,6 +344,7 @@ class BaseSpec(StrictModel):
     worker: its search threads are the engine's own choice."""
 
     _source: str | None = PrivateAttr(default=None)
+    _line: int | None = PrivateAttr(default=None)
     _lines: dict[str, int] = PrivateAttr(default_factory=dict)
 
     #: The dictionary of a ``generate`` task whose spec names none: the words players will meet come
@@ -357,6 +408,11 @@ class BaseSpec(StrictModel):
         """The file (or ``command line``, ``<string>``) this spec was read from."""
         return self._source
 
+    @property
+    def line(self) -> int | None:
+        """The line of its file where this spec's YAML document starts, when read from YAML."""
+        return self._line
+
     def locate(self, exc: InputError) -> InputError:
         """``exc`` (found while solving: a word not in the dictionary, an unknown shape) with the
         file and the line of the field it names, when this spec was read from a file."""
@@ -387,6 +443,16 @@ class _Loader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    """An integer, or one line for one past Python's digit limit (a 5,000-digit number)."""
+    try:
+        return yaml.SafeLoader.construct_yaml_int(loader, node)
+    except ValueError:
+        raise InputError(f"a number of {len(node.value):,} characters is too large",
+                         line=node.start_mark.line + 1) from None
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 _Loader.yaml_implicit_resolvers = {
     first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()

@@ -194,3 +194,34 @@ def test_a_worker_killed_mid_count_still_gives_the_exact_count() -> None:
     result = json.loads(out)
     assert (result["count"], result["count_exact"]) == (reference.count, True)
     assert not alive(workers)
+
+
+@pytest.fixture(scope="module")
+def full_7x7_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 7×7 Gridle count with repeats on the game's whole 7-letter list (minutes of work)."""
+    words = shared_file("gridle-words-7.txt")
+    spec = tmp_path_factory.mktemp("grid7full") / "count.yaml"
+    spec.write_text(f"kind: word_grid\nshape: gridle-7x7\ntask: count\ndistinct_words: false\n"
+                    f"dictionary: {{path: {words}}}\n", encoding="utf-8")
+    return spec
+
+
+@pytest.mark.parametrize(("option", "bound"), [
+    (["--checkpoint", "CKPT"], 2.5),
+    (["--cluster", "local:2"], 3.5),  # importing Dask alone takes a second
+])
+def test_a_sharded_count_ends_at_its_time_limit(full_7x7_spec: Path, tmp_path: Path, option: list[str],
+                                                  bound: float) -> None:
+    """``--time-limit 1`` bounds the whole command, hashing the data, planning the shards and starting
+    a Dask cluster included (a correctness bound, generous for a busy machine: the target is 2 s)."""
+    if option[0] == "--cluster":
+        pytest.importorskip("distributed")
+    argv = ["solve", str(full_7x7_spec), "--time-limit", "1", "--json",
+            *[str(tmp_path / "run.sqlite") if a == "CKPT" else a for a in option]]
+    t0 = time.monotonic()
+    out = _cli(*argv, timeout=120)
+    took = time.monotonic() - t0
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr[-500:]
+    result = json.loads(out.stdout)
+    assert result["status"] == "unknown" or result["count_exact"] is False
+    assert took <= 1.0 + bound, f"{took:.2f} s for a 1 s limit"

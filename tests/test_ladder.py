@@ -357,3 +357,11 @@ def test_a_step_pattern_used_twice_is_a_shortcut() -> None:
     from cpwords.puzzles.ladder.check import shortcuts
 
     assert shortcuts(["aac", "bac", "cac"], is_ladder=True) == ["not shortest: 'aac' links directly to 'cac'"]
+
+
+def test_a_dumped_ladder_spec_parses_back() -> None:
+    """The server echoes a spec with every field: it must be accepted again as it is."""
+    from cpwords.puzzles.loading import parse_spec
+
+    spec = parse_spec({"kind": "ladder", "start": "cold", "target": "warm"})
+    assert parse_spec(spec.model_dump(mode="json")).model_dump() == spec.model_dump()

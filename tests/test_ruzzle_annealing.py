@@ -77,7 +77,7 @@ def test_cycles_restart_from_the_best_board_and_match_the_trie_walk() -> None:
 
 def test_best_board_through_the_api_is_seeded_and_verified() -> None:
     spec = {"kind": "ruzzle", "task": "best_board", "grid": ["RATE", "SONI", "LEND", "TRAP"], "bonuses": "ruzzle-4x4",
-            "dictionary": "common-10k", "iterations": 500, "seed": 9}
+            "dictionary": "common-10k", "iterations": 500, "seed": 9, "search": "anneal"}
     a, b = api.solve(spec), api.solve(spec)
     assert a.stats["grid"] == b.stats["grid"] and a.objective == b.objective == a.stats["best_value"]
     assert a.stats["scorer"] == "array" and a.stats["boards_per_s"] > 0
@@ -88,7 +88,7 @@ def test_best_board_through_the_api_is_seeded_and_verified() -> None:
 
 def test_a_time_limit_stops_the_chain_with_the_best_so_far() -> None:
     spec = {"kind": "ruzzle", "task": "best_board", "grid": ["abcd"] * 4, "dictionary": "common-10k",
-            "iterations": 10_000_000, "seed": 1}
+            "iterations": 10_000_000, "seed": 1, "search": "anneal"}
     result = api.solve(spec, time_limit=0.5)
     assert result.status == "feasible" and result.stats["stopped_by_time"]
     assert 0 < result.stats["moves"] < 10_000_000 and result.objective == result.stats["best_value"]

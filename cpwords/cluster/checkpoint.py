@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import stat
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+from urllib.parse import quote
 
 from cpwords.cluster.identity import changes, digest
 from cpwords.engines.shards import Shard
@@ -33,6 +36,10 @@ from cpwords.errors import InputError
 
 FORMAT = "cpwords-checkpoint 1"
 OPTION = "--checkpoint"
+#: The tables of a checkpoint; a file holding any other table is someone else's.
+TABLES = frozenset({"meta", "shards", "splits"})
+#: Seconds SQLite waits for a lock another process holds, per attempt.
+LOCK_WAIT_S = 5.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,6 +57,8 @@ class Checkpoint:
     def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
         self.path = path
         self._db = connection
+        #: Writes a lock held by another process kept out; tried again at each write and at close.
+        self._unsaved: list[tuple[str, tuple[Any, ...]]] = []
 
     @classmethod
     def open(cls, path: str | Path, fingerprints: Sequence[dict[str, Any]]) -> Checkpoint:
@@ -62,25 +71,26 @@ class Checkpoint:
             different run (the message says what changed), or cannot be created.
         """
         path = Path(path).expanduser()
-        if path.is_dir():
-            raise InputError("is a folder; give a checkpoint file name", field=OPTION, value=str(path))
+        refused = _refusal(path)
+        if refused is not None:
+            raise InputError(refused, field=OPTION, value=str(path))
         existed = path.exists()
-        if not existed and not (path.parent if str(path.parent) else Path(".")).is_dir():
-            raise InputError("folder does not exist", field=OPTION, value=str(path))
-        if existed and not _is_sqlite(path):
-            raise InputError("is not a cpwords checkpoint; refusing to write over it", field=OPTION, value=str(path))
         try:
-            db = sqlite3.connect(path, isolation_level=None)
+            db = sqlite3.connect(path, isolation_level=None, timeout=LOCK_WAIT_S)
             db.execute("PRAGMA journal_mode=WAL")
             # WAL with NORMAL sync: a committed shard survives a crash of cpwords (not of the OS),
             # and thousands of small shards cost no fsync each.
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(_SCHEMA)
+            _writable(db)
         except sqlite3.Error as exc:
-            raise InputError(f"cannot open the checkpoint: {exc}", field=OPTION, value=str(path)) from None
+            raise InputError(_sqlite_problem(exc), field=OPTION, value=str(path)) from None
         cp = cls(path, db)
         try:
             cp._claim(list(fingerprints), existed)
+        except sqlite3.Error as exc:
+            db.close()
+            raise InputError(_sqlite_problem(exc), field=OPTION, value=str(path)) from None
         except BaseException:
             db.close()
             raise
@@ -112,29 +122,66 @@ class Checkpoint:
 
     def done(self, spec: int) -> dict[str, tuple[Any, float]]:
         """Finished shards of spec number ``spec``: id -> (partial, seconds)."""
-        rows = self._db.execute("SELECT id, partial, seconds FROM shards WHERE spec = ?", (spec,))
-        return {sid: (json.loads(partial), seconds or 0.0) for sid, partial, seconds in rows}
+        try:
+            rows = self._db.execute("SELECT id, partial, seconds FROM shards WHERE spec = ?", (spec,)).fetchall()
+            return {sid: (json.loads(partial), seconds or 0.0) for sid, partial, seconds in rows}
+        except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
+            raise self._damaged(exc) from None
 
     def splits(self, spec: int) -> dict[str, list[Shard]]:
         """Shards of spec number ``spec`` that were split: id -> children."""
-        rows = self._db.execute("SELECT id, children FROM splits WHERE spec = ?", (spec,))
-        return {sid: [Shard.from_json(c) for c in json.loads(children)] for sid, children in rows}
+        try:
+            rows = self._db.execute("SELECT id, children FROM splits WHERE spec = ?", (spec,)).fetchall()
+            return {sid: [Shard.from_json(c) for c in json.loads(children)] for sid, children in rows}
+        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as exc:
+            raise self._damaged(exc) from None
+
+    def _damaged(self, exc: Exception) -> InputError:
+        return InputError(_sqlite_problem(exc) if isinstance(exc, sqlite3.Error) else
+                          "the checkpoint is damaged (a row cannot be read); remove it or name a new file",
+                          field=OPTION, value=str(self.path))
 
     # -- writing (each call is committed at once: a crash loses nothing recorded)
 
     def record(self, spec: int, shard: Shard, partial: Any, seconds: float, worker: str) -> None:
         """Keep a finished shard."""
-        self._db.execute("INSERT OR REPLACE INTO shards VALUES (?, ?, ?, ?, ?, ?)",
-                         (spec, shard.id, json.dumps(partial), seconds, worker, time.time()))
+        self._write("INSERT OR REPLACE INTO shards VALUES (?, ?, ?, ?, ?, ?)",
+                    (spec, shard.id, json.dumps(partial), seconds, worker, time.time()))
 
     def record_split(self, spec: int, shard: Shard, children: Sequence[Shard]) -> None:
         """Keep how a shard was split."""
-        self._db.execute("INSERT OR REPLACE INTO splits VALUES (?, ?, ?)",
-                         (spec, shard.id, json.dumps([c.to_json() for c in children])))
+        self._write("INSERT OR REPLACE INTO splits VALUES (?, ?, ?)",
+                    (spec, shard.id, json.dumps([c.to_json() for c in children])))
+
+    def _write(self, sql: str, row: tuple[Any, ...]) -> None:
+        """One write, committed. While another process holds the file locked (past SQLite's own
+        wait of :data:`LOCK_WAIT_S`), the write waits in memory and is tried again with the
+        next one and at :meth:`close`: the run goes on and its results are not lost."""
+        self._unsaved.append((sql, row))
+        self._flush()
+
+    def _flush(self) -> None:
+        while self._unsaved:
+            sql, row = self._unsaved[0]
+            try:
+                self._db.execute(sql, row)
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    return
+                raise
+            self._unsaved.pop(0)
 
     def close(self) -> None:
-        """Close the file."""
-        self._db.close()
+        """Close the file (after one more try at writes a lock kept out; a warning says what
+        could not be kept)."""
+        try:
+            self._flush()
+            if self._unsaved:
+                warnings.warn(f"{OPTION} {self.path}: the file stayed locked by another process; "
+                              f"{len(self._unsaved)} finished shard(s) of this run were not kept in it "
+                              "(the results shown are complete)", stacklevel=2)
+        finally:
+            self._db.close()
 
     def __enter__(self) -> Checkpoint:
         return self
@@ -153,13 +200,71 @@ def shard_times(path: str | Path) -> list[tuple[int, str, float]]:
         db.close()
 
 
-def _is_sqlite(path: Path) -> bool:
+def _refusal(path: Path) -> str | None:
+    """Why ``path`` cannot be a checkpoint, or None: it is new (in a folder that exists), empty,
+    or a cpwords checkpoint. Looked at read-only, so a refused file is left byte for byte."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        parent = path.parent if str(path.parent) else Path(".")
+        return None if parent.is_dir() else "folder does not exist"
+    except OSError as exc:
+        return f"cannot use it as a checkpoint: {exc.strerror or exc}"
+    except ValueError:
+        return "not a usable file name (it holds a NUL byte)"
+    if stat.S_ISDIR(info.st_mode):
+        return "is a folder; give a checkpoint file name"
+    if not stat.S_ISREG(info.st_mode):
+        return "is a special file (device, FIFO or socket), not a checkpoint file"
     try:
         with path.open("rb") as f:
             head = f.read(16)
-    except OSError:
-        return False
-    return head == b"SQLite format 3\x00" or head == b""
+    except OSError as exc:
+        return f"cannot read it: {exc.strerror or exc}"
+    if head == b"":
+        return None
+    foreign = "is not a cpwords checkpoint; refusing to write over it"
+    if head != b"SQLite format 3\x00":
+        return foreign
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=LOCK_WAIT_S)
+    except sqlite3.Error as exc:
+        return _sqlite_problem(exc)
+    try:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            return None
+        if not tables <= TABLES or "meta" not in tables:
+            return foreign
+        columns = [row[1] for row in db.execute("PRAGMA table_info(meta)")]
+        if columns != ["key", "value"] or db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() is None:
+            return foreign
+        damage = [row[0] for row in db.execute("PRAGMA quick_check")]
+        if damage != ["ok"]:
+            return "the checkpoint is damaged (SQLite's check of it fails); remove it or name a new file"
+    except sqlite3.Error as exc:
+        return _sqlite_problem(exc)
+    finally:
+        db.close()
+    return None
+
+
+def _writable(db: sqlite3.Connection) -> None:
+    """Take and drop the write lock, so a file another process keeps locked is refused before
+    any work starts (SQLite waits :data:`LOCK_WAIT_S` first)."""
+    db.execute("BEGIN IMMEDIATE")
+    db.execute("ROLLBACK")
+
+
+def _sqlite_problem(exc: sqlite3.Error) -> str:
+    """One line for what SQLite said about a checkpoint file."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return (f"the checkpoint is locked by another process (waited {LOCK_WAIT_S:g} s); "
+                "wait for it to finish or name a new file")
+    if isinstance(exc, sqlite3.DatabaseError) and ("malformed" in text or "not a database" in text):
+        return "the checkpoint is damaged (not a readable SQLite file); remove it or name a new file"
+    return f"cannot open the checkpoint: {text}"
 
 
 def _what_changed(meta: dict[str, str], fingerprints: list[dict[str, Any]]) -> str:

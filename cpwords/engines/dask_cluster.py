@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import logging
 import multiprocessing
 import os
@@ -41,13 +42,10 @@ class Dask(Executor):
     """
 
     def __init__(self, address: str, workers: int | None = None, budget: Budget | None = None) -> None:
-        try:
-            # Held as Any: Dask has no type annotations to check our calls against.
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
-            raise InputError("needs Dask: pip install '.[cluster]' (dask[distributed])",
-                             field=OPTION, value=address) from None
-        self._distributed = distributed
+        if importlib.util.find_spec("distributed") is None:
+            raise InputError("needs Dask: .venv/bin/pip install '.[cluster]' (dask[distributed])",
+                             field=OPTION, value=address)
+        self._distributed: Any = None  # imported when needed (a second): Dask has no type annotations
         self._cluster: Any = None
         self._done: queue.Queue[Any] = queue.Queue()
         self._futures: set[Any] = set()
@@ -56,6 +54,7 @@ class Dask(Executor):
         self._ready = threading.Event()
         self._lock = threading.Lock()
         self._abandoned = False
+        self._start_error: Exception | None = None
         self.client: Any = None
         if address == "local" or address.startswith("local:"):
             asked = parse_local(address) or workers
@@ -63,10 +62,10 @@ class Dask(Executor):
             self.workers = n
             self.description = f"Dask LocalCluster of {n} workers"
             self._before = {p.pid for p in multiprocessing.active_children()}
-            # Started in the background: the caller plans its work meanwhile, and a time limit that
-            # comes first ends the wait (:meth:`ready`) instead of the cluster's start-up.
-            threading.Thread(target=self._start_local, args=(n,), name="cpwords-dask-start", daemon=True).start()
+            self._local_workers = n
+            self._starting: threading.Thread | None = None
             return
+        distributed = self._distributed = importlib.import_module("distributed")
         timeout = CONNECT_TIMEOUT_S if left is None else max(0.1, min(CONNECT_TIMEOUT_S, left))
         self.client = _connect(distributed, address, timeout)
         wait_s = WORKER_WAIT_S if left is None else max(0.1, min(WORKER_WAIT_S, left))
@@ -83,7 +82,12 @@ class Dask(Executor):
         self._ready.set()
 
     def _start_local(self, n: int) -> None:
-        distributed = self._distributed
+        try:
+            distributed = self._distributed = importlib.import_module("distributed")
+        except ImportError as exc:
+            self._start_error = exc
+            self._ready.set()
+            return
         for name in ("distributed", "distributed.nanny", "distributed.worker", "distributed.scheduler"):
             logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
@@ -92,7 +96,7 @@ class Dask(Executor):
                 silence_logs=logging.CRITICAL, host="127.0.0.1")
             client = distributed.Client(cluster)
         except Exception as exc:  # reported by ready()
-            self._start_error: Exception | None = exc
+            self._start_error = exc
             self._ready.set()
             return
         with self._lock:
@@ -105,17 +109,23 @@ class Dask(Executor):
         self._ready.set()
 
     def ready(self, budget: Budget) -> bool:
-        """Wait until the cluster has started; False when ``budget`` ended first."""
+        """Wait until the cluster has started; False when ``budget`` ended first.
+
+        A local cluster starts here, once the caller has planned its work (started any earlier,
+        its start-up would slow the planning for the interpreter they share), in a thread, so that
+        a time limit that comes first ends the wait instead of the start-up."""
+        if self._cluster is None and not self._ready.is_set() and getattr(self, "_starting", None) is None:
+            self._starting = threading.Thread(target=self._start_local, args=(self._local_workers,),
+                                              name="cpwords-dask-start", daemon=True)
+            self._starting.start()
         while not self._ready.wait(POLL_S):
             if budget.expired():
                 return False
-        error = getattr(self, "_start_error", None)
+        error = self._start_error
         if error is not None:
             raise InputError(f"the Dask LocalCluster did not start ({' '.join(str(error).split())[:120]})",
                              field=OPTION, value="local") from None
         return True
-
-
 
     def submit(self, fn: TaskFn, task: Any, priority: float = 0.0) -> Any:
         task.stop_event = self.stop_event
@@ -136,7 +146,8 @@ class Dask(Executor):
         return handle.result()
 
     def _abandon(self) -> bool:
-        """A local cluster still starting: have it closed once up, and end what it has started."""
+        """A local cluster still starting (or never started): have it closed once up, and end what
+        it has started."""
         with self._lock:
             if self.client is not None:
                 return False

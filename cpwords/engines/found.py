@@ -73,11 +73,13 @@ class Found:
                 grace: float = CONVERT_GRACE_S) -> list[T]:
         """``make(answer)`` for each answer, in order, until ``grace`` seconds past the budget's
         deadline; the answers left are dropped (``stats["answers_dropped"]``) and the search is
-        marked incomplete, so a time limit bounds the listing as well as the search."""
+        marked incomplete, so a time limit bounds the listing as well as the search. The first
+        64 are always made: a search that found answers after its deadline (a slow start on an
+        empty cache) still shows them, not "nothing found"."""
         end = None if budget is None or budget.deadline is None else budget.deadline + grace
         out: list[T] = []
         for i, answer in enumerate(self.answers):
-            if end is not None and i % 64 == 0 and time.monotonic() > end:
+            if end is not None and i and i % 64 == 0 and time.monotonic() > end:
                 self.stats["answers_dropped"] = len(self.answers) - i
                 self.answers = self.answers[:i]
                 if self.stopped is None:

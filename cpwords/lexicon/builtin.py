@@ -84,6 +84,13 @@ def extra_zipf() -> dict[str, int]:
 
 
 @cache
+def word_list(name: str) -> list[str]:
+    """The words of a shipped word list (``data/NAME``: gzipped, one word a line; ``enable2k.txt.gz``
+    is written by ``scripts/build_enable2k.py``), in the file's order."""
+    return _read_text(name).split()
+
+
+@cache
 def name_words() -> frozenset[str]:
     """Words of ``scowl-80`` that are mostly names or abbreviations (``paris``, ``texas``, ``ios``),
     from ``data/names.txt`` (SCOWL's cased lists; the rule is in ``scripts/build_lexicon.py``)."""

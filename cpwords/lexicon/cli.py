@@ -27,7 +27,9 @@ def ref_from_option(text: str | None) -> DictionaryRef:
 
     if text is None:
         return DictionaryRef(name=DEFAULT_DICTIONARY)
-    if is_builtin_name(text) or not Path(text).expanduser().exists():
+    from cpwords.files import exists
+
+    if is_builtin_name(text) or not exists(text):
         if "/" in text or text.endswith(".txt"):
             raise InputError("no such word-list file", field="--dict", value=text)
         return DictionaryRef(name=text)  # an unknown name is reported by load_lexicon
@@ -69,7 +71,13 @@ def dictionary_list() -> list[dict[str, Any]]:
     """The built-in dictionaries: name, number of words, what they are."""
     from cpwords.alphabet import alphabet_of
     from cpwords.lexicon import builtin
-    from cpwords.lexicon.sources import COMMON_MAX_LEVEL, COMMON_VERSION, DEFAULT_DICTIONARY, LANGUAGES
+    from cpwords.lexicon.sources import (
+        COMMON_MAX_LEVEL,
+        COMMON_VERSION,
+        DEFAULT_DICTIONARY,
+        LANGUAGES,
+        WORD_LISTS,
+    )
 
     rows: list[dict[str, Any]] = []
     for variant, prefix in (("american", "scowl-"), ("british", "scowl-british-")):
@@ -80,6 +88,8 @@ def dictionary_list() -> list[dict[str, Any]]:
     rows.append({"name": "common-N", "words": None, "default": False,
                  "what": f"the N most frequent words (wordfreq) of scowl-{COMMON_MAX_LEVEL} that are not mostly names or "
                          f"abbreviations, e.g. common-5k (list version {COMMON_VERSION})"})
+    rows.append({"name": "enable2k", "words": len(builtin.word_list(WORD_LISTS["enable2k"])), "default": False,
+                 "what": "ENABLE2K (public domain), the word-game solvers' reference list"})
     for language in LANGUAGES:
         alphabet = alphabet_of(language)
         rows.append({"name": language, "words": builtin.language_size(alphabet.code), "default": False,
@@ -102,9 +112,10 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
+    from cpwords.files import exists
     from cpwords.lexicon.sources import is_builtin_name
 
-    if (_WORD.fullmatch(args.target) and not Path(args.target).exists()
+    if (_WORD.fullmatch(args.target) and not exists(args.target)
             and not (args.dict_option is None and is_builtin_name(args.target))):
         ref = ref_from_option(args.dict_option)
         alphabet = ref.alphabet()
@@ -153,8 +164,12 @@ def word_facts(word: str, ref: DictionaryRef) -> dict[str, Any]:
     found = word in lex
     # A word outside the dictionary still shows what the built-in data knows about it.
     source = lex if found else Lexicon.from_words([word], alphabet=lex.alphabet)
-    # A word with letters outside the alphabet (café in an a-z list) is known to no list: no figures.
-    known = word in source
+    if word not in source:
+        from cpwords.lexicon.core import MAX_WORD_LETTERS
+
+        raise InputError(f"a word of {len(word):,} letters; words have at most {MAX_WORD_LETTERS} letters",
+                         field="WORD", value=word)
+    known = True  # (a word the alphabet cannot spell was refused above)
     facts: dict[str, Any] = {"word": word, "dictionary": ref.label(), "in_dictionary": found,
                              "level": source.level(word) if known else None,
                              "zipf": round(source.zipf(word), 2) if known else None,

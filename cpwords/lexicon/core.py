@@ -224,19 +224,24 @@ class Lexicon:
         exclude: Collection[str] = frozenset(),
         label: str | None = None,
     ) -> Lexicon:
-        """The words that pass the filters, in the same order (plurals are judged after the others;
-        ``exclude`` is a set of words to leave out, e.g. :func:`~cpwords.lexicon.exclude.excluded_words`)."""
+        """The words that pass the filters, in the same order (``exclude`` is a set of words to leave
+        out, e.g. :func:`~cpwords.lexicon.exclude.excluded_words`).
+
+        Plurals are judged after the length and level filters but before ``exclude``: leaving out
+        an offensive word does not turn its plural into a plain word (``pasties`` stays a plural
+        when ``pastie`` is left out), so a generator and the independent checker agree."""
         keep = [
             i
             for i, w in enumerate(self._words)
             if (min_length is None or len(w) >= min_length)
             and (max_length is None or len(w) <= max_length)
             and (max_level is None or self._levels[i] <= max_level)
-            and w not in exclude
         ]
         if drop_plurals:
             kept = {self._words[i] for i in keep}
             keep = [i for i in keep if not _is_plural_of_member(self._words[i], kept)]
+        if exclude:
+            keep = [i for i in keep if self._words[i] not in exclude]
         return Lexicon(
             [self._words[i] for i in keep],
             [self._levels[i] for i in keep],

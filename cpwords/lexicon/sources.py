@@ -1,5 +1,5 @@
-"""Where words come from: built-in names (``scowl-N``, ``scowl-british-N``, ``common-N``, and the
-languages ``italian``, ``spanish``, ``german``, ``french``) and user lists."""
+"""Where words come from: built-in names (``scowl-N``, ``scowl-british-N``, ``common-N``, ``enable2k``,
+and the languages ``italian``, ``spanish``, ``german``, ``french``) and user lists."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ COMMON_MAX_LEVEL = 70
 #: list say which version they used (docs/benchmarks.md).
 COMMON_VERSION = 2
 COMMON_EXAMPLES = ("common-2k", "common-5k", "common-10k", "common-20k")
+#: Built-in word lists shipped whole (not SCOWL selections): name -> data file in ``lexicon/data``.
+WORD_LISTS = {"enable2k": "enable2k.txt.gz"}
 MAX_USER_FILE_BYTES = 64 * 1024 * 1024
 
 _SCOWL = re.compile(r"scowl-(?:(american|british)-)?(\d+)")
@@ -41,7 +43,7 @@ def known_dictionaries() -> list[str]:
     """Names of the built-in dictionaries (``common-N`` accepts any N; a few are listed)."""
     names = [f"scowl-{lv}" for lv in builtin.LEVELS]
     names += [f"scowl-british-{lv}" for lv in builtin.LEVELS]
-    return names + list(COMMON_EXAMPLES) + list(LANGUAGES)
+    return names + list(COMMON_EXAMPLES) + list(WORD_LISTS) + list(LANGUAGES)
 
 
 #: The built-in dictionaries of other languages (their ISO codes are aliases).
@@ -56,7 +58,7 @@ def _language(key: str) -> str | None:
 def is_builtin_name(name: str) -> bool:
     """True when ``name`` has the form of a built-in dictionary name (it may still be unknown)."""
     key = name.strip().lower()
-    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key) or _language(key))
+    return bool(_SCOWL.fullmatch(key) or _COMMON.fullmatch(key) or _language(key)) or key in WORD_LISTS
 
 
 def _unknown(name: str) -> InputError:
@@ -64,7 +66,7 @@ def _unknown(name: str) -> InputError:
         "unknown dictionary; known: scowl-N and scowl-british-N for N in "
         + ", ".join(map(str, builtin.LEVELS))
         + "; common-N for any N (e.g. common-5k, common-3000); " + ", ".join(LANGUAGES)
-        + " (it, es, de, fr); or {path: FILE} / {words: [...]}",
+        + " (it, es, de, fr); " + ", ".join(WORD_LISTS) + "; or {path: FILE} / {words: [...]}",
         field="dictionary",
         value=name,
     )
@@ -83,6 +85,9 @@ def _builtin(name: str) -> Lexicon:
         if n < 1:
             raise InputError("common-N needs N >= 1", field="dictionary", value=name)
         return _common(n, key)
+    if key in WORD_LISTS:
+        # Each word gets the SCOWL level and zipf it has there (frequency order, as every built-in).
+        return Lexicon._with_builtin_values(builtin.word_list(WORD_LISTS[key]), name=key)
     if language := _language(key):
         alphabet = alphabet_of(language)
         words, levels, zipf_c = builtin.language_data(alphabet.code)

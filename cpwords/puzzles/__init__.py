@@ -268,11 +268,13 @@ class CommandTools:
     solve_and_print: solve specs and print their results as ``cpwords solve`` does; the exit code.
     field_choices: the allowed values of a spec class's ``Literal`` field (for ``choices=``).
     dictionary_option: a ``--dict`` value as a dictionary reference.
+    positive_int: an argparse ``type=`` for counts of at least 1 (``--generate 0`` is refused).
     """
 
     solve_and_print: Callable[[list[Any], Any], int]
     field_choices: Callable[[type[Any], str], list[str]]
     dictionary_option: Callable[[str], Any]
+    positive_int: Callable[[str], int]
 
 
 @cache

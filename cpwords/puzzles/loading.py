@@ -31,8 +31,8 @@ from cpwords.specs import (
     _validation_to_input_error,
 )
 
-__all__ = ["all_spec_classes", "json_schema", "load_spec", "load_specs", "loads_spec", "loads_specs", "parse_spec",
-           "spec_class"]
+__all__ = ["all_spec_classes", "json_schema", "load_documents", "load_spec", "load_specs", "loads_documents",
+           "loads_spec", "loads_specs", "parse_spec", "spec_class"]
 
 
 def spec_class(kind: str) -> type[BaseSpec]:
@@ -86,6 +86,7 @@ def parse_spec(
     except RecursionError:
         raise InputError("the puzzle is nested too deeply", source=source, line=line) from None
     spec._source = source
+    spec._line = line
     if isinstance(node, yaml.MappingNode):  # the line of each field, for errors found while solving
         spec._lines = {k.value: v.start_mark.line + 1 for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     return spec
@@ -93,7 +94,20 @@ def parse_spec(
 
 def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = None,
                 allow_files: bool = True) -> list[BaseSpec]:
-    """Every puzzle of a YAML text (documents separated by ``---`` form a batch)."""
+    """Every puzzle of a YAML text (documents separated by ``---`` form a batch); the first bad
+    document raises its error."""
+    specs = loads_documents(text, source=source, base_dir=base_dir, allow_files=allow_files)
+    for spec in specs:
+        if isinstance(spec, InputError):
+            raise spec
+    return specs  # type: ignore[return-value]
+
+
+def loads_documents(text: str, *, source: str = "<string>", base_dir: Path | None = None,
+                    allow_files: bool = True) -> list[BaseSpec | InputError]:
+    """Every document of a YAML text as its spec, or as the error that document has (naming the
+    file and line), so that a batch with one bad document still solves the others. A text that
+    is not YAML at all, or too large, raises."""
     if len(text.encode("utf-8", "replace")) > MAX_YAML_BYTES:
         raise InputError(f"the YAML text is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB", source=source)
     text = text.removeprefix("\ufeff")
@@ -106,19 +120,28 @@ def loads_specs(text: str, *, source: str = "<string>", base_dir: Path | None = 
         raise yaml_input_error(exc, source) from None
     if not nodes:
         raise InputError("the file holds no puzzle (it is empty); start with a 'kind:' line", source=source)
-    specs = []
+    specs: list[BaseSpec | InputError] = []
     for node in nodes:
-        if _expanded_size(node, {}) > MAX_YAML_NODES:
-            raise InputError(
-                f"the YAML document expands to more than {MAX_YAML_NODES:,} values (alias bomb?)",
-                source=source, line=node.start_mark.line + 1,
-            )
         try:
-            data = _Loader(text).construct_document(node)
-        except yaml.YAMLError as exc:
-            raise yaml_input_error(exc, source) from None
-        specs.append(parse_spec(data, source=source, base_dir=base_dir, node=node, allow_files=allow_files))
+            specs.append(_document(text, node, source=source, base_dir=base_dir, allow_files=allow_files))
+        except InputError as exc:
+            specs.append(exc.located(source=source, line=node.start_mark.line + 1))
     return specs
+
+
+def _document(text: str, node: yaml.Node, *, source: str, base_dir: Path | None, allow_files: bool) -> BaseSpec:
+    if _expanded_size(node, {}) > MAX_YAML_NODES:
+        raise InputError(
+            f"the YAML document expands to more than {MAX_YAML_NODES:,} values (alias bomb?)",
+            source=source, line=node.start_mark.line + 1,
+        )
+    try:
+        data = _Loader(text).construct_document(node)
+    except InputError as exc:  # a number past Python's digit limit
+        raise exc.located(source=source) from None
+    except yaml.YAMLError as exc:
+        raise yaml_input_error(exc, source) from None
+    return parse_spec(data, source=source, base_dir=base_dir, node=node, allow_files=allow_files)
 
 
 def loads_spec(text: str, *, source: str = "<string>", base_dir: Path | None = None,
@@ -140,6 +163,12 @@ def load_specs(path: str | Path) -> list[BaseSpec]:
     """Every puzzle of a YAML file (a file may hold several documents: a batch)."""
     text, source, base = _read(path)
     return loads_specs(text, source=source, base_dir=base)
+
+
+def load_documents(path: str | Path) -> list[BaseSpec | InputError]:
+    """Every document of a YAML file, each as its spec or its error (see :func:`loads_documents`)."""
+    text, source, base = _read(path)
+    return loads_documents(text, source=source, base_dir=base)
 
 
 def load_spec(path: str | Path) -> BaseSpec:

@@ -9,6 +9,7 @@ only the server's own scripts, so no text a user typed can ever run as code).
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,7 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cpwords.server import config as limits
-from cpwords.server.config import ServerConfig, size_text
+from cpwords.server.config import WORKER_MEMORY_ENV, ServerConfig, size_text
 from cpwords.server.intake import RequestError
 from cpwords.server.pool import WorkerPool
 
@@ -127,6 +128,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Worker processes inherit the environment: this is how each learns its memory cap.
+        os.environ[WORKER_MEMORY_ENV] = str(config.max_memory)
         pool.start()
         try:
             yield

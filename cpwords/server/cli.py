@@ -43,6 +43,9 @@ def add_parser(subparsers: argparse._SubParsersAction[Any], parents: Sequence[ar
                    help="require this token on every page and API call (default: $CPWORDS_TOKEN, if set)")
     p.add_argument("--queue", type=int, default=64, metavar="N",
                    help="jobs that may wait for a worker; beyond, requests get 429 (default 64)")
+    p.add_argument("--max-memory", type=float, metavar="MIB",
+                   help="mebibytes each worker may allocate; a request needing more gets a 422 (default: an "
+                        "equal share of the machine's memory, 1 to 4 GiB)")
     p.set_defaults(func=run)
 
 
@@ -59,15 +62,19 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     if not 0 <= args.port <= 65535:
         raise InputError("a port is a number from 0 to 65535", field="--port", value=args.port)
     token = args.token if args.token is not None else os.environ.get("CPWORDS_TOKEN") or None
+    memory = getattr(args, "max_memory", None)
     for option, value, ok, rule in (
             ("--workers", args.workers, args.workers is None or args.workers >= 1, "at least 1"),
             ("--max-time", args.max_time, 0 < args.max_time < 1e6, "a number of seconds above 0"),
             ("--queue", args.queue, args.queue >= 1, "at least 1"),
-            ("--token", token, token is None or bool(token.strip()), "not blank")):
+            ("--token", token, token is None or bool(token.strip()), "not blank"),
+            ("--max-memory", memory, memory is None or 256 <= memory <= 2**40,
+             "a number of mebibytes from 256")):
         if not ok:
             raise InputError(f"must be {rule}", field=option, value=value)
     return ServerConfig(host=args.host, port=args.port, workers=args.workers or default_workers(),
-                        max_time=args.max_time, token=token, queue=args.queue)
+                        max_time=args.max_time, token=token, queue=args.queue,
+                        max_memory=None if memory is None else int(memory * 1024**2))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ ValueError: max_time must be positive (got 0)
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +45,23 @@ def size_text(n: int) -> str:
     return f"{n / 2**20:g} MiB" if n >= 2**20 else f"{n / 1024:g} KiB"
 
 
+#: The environment variable through which ``cpwords serve`` gives its workers their memory cap.
+WORKER_MEMORY_ENV = "CPWORDS_WORKER_MEMORY"
+#: Bounds of the default memory cap of one worker (bytes).
+MIN_WORKER_MEMORY = 1024**3
+MAX_WORKER_MEMORY = 4 * 1024**3
+
+
+def default_worker_memory(workers: int) -> int:
+    """Bytes one worker may allocate by default: an equal share of the machine's memory among the
+    workers and the server itself, within 1 and 4 GiB."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        total = 8 * 1024**3
+    return max(MIN_WORKER_MEMORY, min(MAX_WORKER_MEMORY, total // (workers + 1)))
+
+
 def default_workers() -> int:
     """Worker processes when ``--workers`` is not given: one a core, at most four."""
     return max(1, min(usable_cores(), 4))
@@ -71,6 +89,9 @@ class ServerConfig:
     token: str | None = None
     queue: int = 64
     pages_dir: Path = PAGES_DIR
+    max_memory: int | None = None
+    """Bytes each worker may allocate (None: :func:`default_worker_memory`); a request that needs
+    more is answered 422 with a message, and the worker goes on."""
 
     def __post_init__(self) -> None:
         if self.max_time <= 0:
@@ -82,6 +103,10 @@ class ServerConfig:
         if self.token is not None and not self.token.strip():
             raise ValueError("the token must not be empty")
         self.workers = min(self.workers, usable_cores())
+        if self.max_memory is None:
+            self.max_memory = default_worker_memory(self.workers)
+        if self.max_memory < 256 * 1024**2:
+            raise ValueError(f"max_memory must be at least 256 MiB (got {self.max_memory})")
 
     @property
     def solve_threads(self) -> int:

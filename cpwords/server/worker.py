@@ -147,6 +147,11 @@ class _Worker:
                 self.send(("done", job_id, answer))
             except InputError as exc:
                 self.send(("input_error", job_id, error_body(exc)))
+            except MemoryError:
+                # Over this worker's memory cap: the request is too big for this server, and the
+                # worker, its memory given back, takes the next job.
+                _forget_caches()
+                self.send(("input_error", job_id, _too_big()))
             except Exception as exc:  # a bug: logged in full here, one line to the client
                 traceback.print_exc(file=sys.stderr)
                 self.send(("failed", job_id, f"internal error ({type(exc).__name__}); the server log has the details"))
@@ -228,11 +233,60 @@ def word_answer(name: str, word: str) -> bytes:
     return json.dumps(facts, separators=(",", ":"), default=str).encode()
 
 
+def _too_big() -> dict[str, Any]:
+    from cpwords.server.config import size_text
+
+    cap = memory_cap()
+    limit = f" ({size_text(cap)})" if cap else ""
+    message = (f"the request needs more memory than a worker of this server may use{limit}; "
+               "ask for less (a smaller puzzle, dictionary or limit), or run it with the cpwords command")
+    return {"error": message, "message": message, "field": None, "value": None, "line": None}
+
+
+def _forget_caches() -> None:
+    """Drop what this process keeps between jobs (dictionaries, indexes, tries: the functions'
+    caches), so that the memory a failed request pushed up does not refuse the next ones."""
+    import gc
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("cpwords") and module is not None:
+            for value in list(vars(module).values()):
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clear()
+    gc.collect()
+
+
+def memory_cap() -> int | None:
+    """The bytes this worker may allocate, from ``cpwords serve`` (None: no cap)."""
+    from cpwords.server.config import WORKER_MEMORY_ENV
+
+    try:
+        return int(os.environ[WORKER_MEMORY_ENV])
+    except (KeyError, ValueError):
+        return None
+
+
+def limit_memory() -> None:
+    """Cap this process's data (heap and anonymous memory) so that one request cannot take the
+    machine's memory: past it, allocations fail with MemoryError (where the system allows it)."""
+    cap = memory_cap()
+    if cap is None:
+        return
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))
+    except (ImportError, ValueError, OSError):
+        pass  # no such limit here (Windows): the server's time limit still bounds the request
+
+
 def main(jobs: Connection, results: Connection) -> None:
     """Serve jobs from the ``jobs`` pipe until it closes or says ``exit``."""
     from cpwords.engines.workers import start_worker
 
     start_worker()  # as every worker of the execution layer starts
+    limit_memory()
     worker = _Worker(jobs, results)
     import cpwords.api  # noqa: F401  (loaded before "ready": the first job starts at once)
 

@@ -95,6 +95,10 @@ def _word_id(index: LadderIndex, spec: LadderSpec, field: str) -> int:
         return index.id_of(word)
     except KeyError:
         pass
+    longest = max(map(len, index.words), default=0)
+    if len(word) > longest:  # nothing near it to suggest; looking would cost time and memory
+        raise InputError(f"not a word of {index.label}: it has {len(word):,} letters, the dictionary's longest "
+                         f"word {longest}", field=field, value=word)
     from cpwords.puzzles.ladder.suggest import nearest_words
 
     near = nearest_words(index, word)

@@ -73,8 +73,13 @@ class LadderSpec(BaseSpec):
     @field_validator("start", "target")
     @classmethod
     def _one_word(cls, value: str | None) -> str | None:
+        from cpwords.lexicon.core import MAX_WORD_LETTERS
+
         if value is None:
             return None
+        if len(value) > MAX_WORD_LETTERS:  # no dictionary holds it; and it would cost memory to say so
+            raise PydanticCustomError("ladder_word", "a word of {n} letters; dictionary words have at most {m}",
+                                      {"n": f"{len(value):,}", "m": MAX_WORD_LETTERS})
         try:
             return letters(value)
         except ValueError:
@@ -95,7 +100,8 @@ class LadderSpec(BaseSpec):
                 object.__setattr__(self, "length", len(self.start))
             return self
         for name in ("par", "length", "count"):
-            if name in self.model_fields_set:
+            # a dumped spec holds the defaults too: only a value of its own is refused
+            if name in self.model_fields_set and getattr(self, name) != type(self).model_fields[name].default:
                 raise field_error(name, f"{name!r} is only for mode 'generate', not {self.mode!r}", getattr(self, name))
         if self.start is None or self.target is None:
             raise field_error("start" if self.start is None else "target",

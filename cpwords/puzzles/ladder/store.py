@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -94,10 +96,17 @@ def _write_alias(key: str, content_hash: str) -> None:
 def _index_by_alias(key: str, ref: DictionaryRef) -> LadderIndex:
     from cpwords.lexicon.cache import cache_path, cached
 
+    path = _alias_path(key)
     try:
-        content_hash = _alias_path(key).read_text(encoding="ascii").strip()
+        content_hash = path.read_bytes().decode("ascii").strip()
     except OSError:
         raise _Stale from None
+    except UnicodeDecodeError:
+        content_hash = "?"
+    if content_hash and not re.fullmatch(r"[0-9a-f]{64}", content_hash):
+        # Damaged (a crash, a disk error, a hand): rebuilt by the caller, and said once.
+        warnings.warn(f"damaged cache file {path} is rebuilt", stacklevel=2)
+        raise _Stale
     stand_in = _ByHash(content_hash)
     if not content_hash or not cache_path(stand_in, CACHE_NAME, CACHE_VERSION).is_file():  # type: ignore[arg-type]
         raise _Stale

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``letter-boxed SIDE SIDE SIDE ...`` to the ``cpwords`` command."""
-    field_choices = tools.field_choices
+    field_choices, positive_int = tools.field_choices, tools.positive_int
     from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec as Spec
 
     p = subparsers.add_parser(
@@ -26,7 +26,7 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     p.add_argument("--rank", choices=field_choices(Spec, "rank"), help="order of equally short answers")
     p.add_argument("--limit", type=int, metavar="N", help="enumerate: list at most N answers")
     p.add_argument("--par", type=int, help="generate: minimum number of words of the puzzles")
-    p.add_argument("--puzzles", type=int, metavar="N", help="generate: how many puzzles")
+    p.add_argument("--puzzles", type=positive_int, metavar="N", help="generate: how many puzzles")
     p.add_argument("--max-memory-mb", type=int, metavar="MB",
                    help="memory budget of the search tables (default 1024)")
     p.add_argument("--blank", action="store_true",

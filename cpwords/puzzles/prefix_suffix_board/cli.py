@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``cpwords board`` to the command line."""
+    positive_int = tools.positive_int
+
     p = subparsers.add_parser(
         "board", parents=parents, help="prefix/suffix boards: count, solve, generate",
         description="Prefix/suffix boards: every edge joins a prefix and a suffix into a word.",
@@ -25,10 +27,10 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     task.add_argument("--count", action="store_true", help="count boards modulo symmetry")
     task.add_argument("--count-suffix-sets", action="store_true",
                       help="count suffix placements (modulo symmetry) that admit a board")
-    task.add_argument("--generate", type=int, metavar="N", help="draw N random boards (default: 1)")
+    task.add_argument("--generate", type=positive_int, metavar="N", help="draw N random boards (default: 1)")
     task.add_argument("--solve", metavar="SLOT=SUF,…", help="fill the prefixes for these suffixes, "
                       "e.g. s_n=er,s_e=ed,s_s=ing,s_w=ly")
-    task.add_argument("--enumerate", type=int, metavar="N", help="list N boards modulo symmetry")
+    task.add_argument("--enumerate", type=positive_int, metavar="N", help="list N boards modulo symmetry")
     p.add_argument("--limit", type=int, help="most answers to list for --solve (default 10)")
     p.add_argument("--unique", action="store_true",
                    help="--generate: only boards whose suffixes have exactly one completion (modulo symmetry)")
@@ -80,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         data["limit"] = args.enumerate
     else:
         data["task"] = "generate"
-        data["count"] = args.generate or 1
+        data["count"] = 1 if args.generate is None else args.generate
     if args.limit is not None:
         data["limit"] = args.limit
     if args.unique:

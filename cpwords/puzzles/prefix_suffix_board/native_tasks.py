@@ -54,7 +54,7 @@ def solve(problem: Problem, spec: Any, budget: Budget) -> Found:
     vector = tuple(problem.fixed_suffixes[n] for n in search.suffix_nodes)
     try:
         placed = next(search.placements(), None)
-    except SearchTimeout:  # the limit ended the search for the player's placement itself
+    except SearchTimeout:  # the limit came before the player's suffixes were even placed
         return Found().stop(budget.reason)
     if placed is None:
         return Found(count=0)

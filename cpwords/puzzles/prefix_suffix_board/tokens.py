@@ -199,10 +199,13 @@ def build_tokens(lexicon: Lexicon, prefix_length: tuple[int, int], suffix_length
 
 
 def spec_lexicon(spec: PrefixSuffixBoardSpec) -> Lexicon:
-    """The spec's dictionary, loaded (``generate``: without offensive words unless the spec says)."""
+    """The spec's dictionary, loaded (``generate``: without offensive words unless the spec says),
+    plural forms dropped. Plurals are dropped by the dictionary before offensive words go, so
+    that the plural of a word left out (``pasties``) is not taken for a plain word: the
+    checker, which judges plurals against the whole dictionary, would refuse it."""
     from cpwords.lexicon import lexicon_for
 
-    return lexicon_for(spec)
+    return lexicon_for(spec.model_copy(update={"dictionary": spec.dictionary.model_copy(update={"drop_plurals": True})}))
 
 
 def spec_tokens(spec: PrefixSuffixBoardSpec, layout: Layout) -> TokenSet:

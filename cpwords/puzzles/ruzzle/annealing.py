@@ -102,12 +102,13 @@ def bonus_cells_of(board: Board) -> dict[tuple[int, int], str]:
 def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
                scorer: Literal["array", "reference"] = "array",
                cycle_moves: int | None = CYCLE_MOVES) -> tuple[Board, dict[str, Any]]:
-    """Anneal from ``start`` for ``spec.iterations`` moves (or until the budget is spent), in
+    """Anneal from ``start`` for ``spec.moves()`` moves (or until the budget is spent), in
     cycles of ``cycle_moves`` moves each starting hot from the best board so far (None: one cycle).
 
     Parameters
     ----------
-    spec: the ruzzle spec (``seed``, ``iterations``, ``scoring``, ``min_letters()``).
+    spec: the ruzzle spec (``seed``, ``moves()``, ``scoring``, ``min_letters()``, ``target``: stop at
+        a board worth at least this much).
     start: the board to start from; its shape and bonus squares are kept.
     lexicon: the dictionary.
     budget: the run's budget (the search stops when it is spent; progress is reported to it).
@@ -142,8 +143,10 @@ def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
     current: Tiles = start.tiles
     current_value = values([current])[0]
     start_value, best, best_value = current_value, current, current_value
+    reached = 0.0
     t_end = 0.05
-    iterations = spec.iterations
+    iterations = spec.moves()
+    target = getattr(spec, "target", None)
     cycle = iterations if cycle_moves is None else max(1, cycle_moves)
     cycle_start = cycle_end = cycles = 0
     t_start = 1.0
@@ -153,6 +156,8 @@ def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
     scoring_s = time.perf_counter() - t0
     with budget.progress("searching for a high-scoring board", total=iterations) as advance:
         while step < iterations and not budget.expired():
+            if target is not None and best_value >= target:
+                break
             if step == cycle_end:  # a new cycle: from the best board, hot again
                 current, current_value = best, best_value
                 cycle_start, cycle_end, cycles = step, min(iterations, step + cycle), cycles + 1
@@ -185,7 +190,7 @@ def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
                     accepted += 1
                     current, current_value = candidate, value
                     if value > best_value:
-                        best, best_value = candidate, value
+                        best, best_value, reached = candidate, value, time.perf_counter() - t0
                     break  # the later candidates were made from the old board
             unreported += len(candidates)
             if unreported >= 50:
@@ -194,7 +199,8 @@ def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
     stats = {"start_value": start_value, "best_value": best_value, "moves": step, "accepted": accepted,
              "boards_scored": scored, "boards_unused": unused, "scoring_s": round(scoring_s, 6),
              "boards_per_s": round(scored / scoring_s) if scoring_s > 0 else None,
-             "scorer": scorer, "cycles": cycles, "stopped_by_time": step < iterations}
+             "scorer": scorer, "cycles": cycles, "reached_s": round(reached, 3),
+             "stopped_by_time": step < iterations and not (target is not None and best_value >= target)}
     return start.with_tiles(best), stats
 
 

@@ -36,7 +36,11 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argpars
     p.add_argument("--bonuses", metavar="LAYOUT", help="a bonus layout: shipped name (ruzzle-4x4) or .yaml file")
     p.add_argument("--task", choices=field_choices(Spec, "task"), help="what to do (default words)")
     p.add_argument("--min-length", type=int, metavar="N", help="shortest word in letters (default 2, Boggle 3)")
-    p.add_argument("--iterations", type=int, metavar="N", help="best_board: annealing moves (default 1000)")
+    p.add_argument("--iterations", type=int, metavar="N", help="best_board: most boards a search scores (annealing: moves, default 1000)")
+    p.add_argument("--search", choices=field_choices(Spec, "search"), help="best_board: climb (default) or anneal")
+    p.add_argument("--pool", type=int, metavar="N", help="best_board climb: boards kept in the pool (default 100)")
+    p.add_argument("--climbs", type=int, metavar="N", help="best_board climb: climbs (default: until the time limit)")
+    p.add_argument("--target", type=int, metavar="POINTS", help="best_board: stop at a board worth this much")
     p.set_defaults(func=run)
 
 
@@ -62,7 +66,8 @@ def build_spec(args: argparse.Namespace) -> Any:
         data["bonuses"] = table
     elif args.bonuses:
         data["bonuses"] = args.bonuses
-    for option, field in (("task", "task"), ("min_length", "min_word_length"), ("iterations", "iterations")):
+    for option, field in (("task", "task"), ("min_length", "min_word_length"), ("iterations", "iterations"),
+                          ("search", "search"), ("pool", "pool"), ("climbs", "climbs"), ("target", "target")):
         if getattr(args, option) is not None:
             data[field] = getattr(args, option)
     if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet

@@ -1,6 +1,7 @@
-"""Shards of Ruzzle ``best_board`` for the cluster runner: independent seeded annealing chains.
+"""Shards of Ruzzle ``best_board`` for the cluster runner: independent seeded search chains.
 
-Chain *i* anneals from the spec's board for ``iterations`` moves with its own seed: chain 0 with
+Chain *i* runs the spec's ``search`` (hill climbs until the time limit, or ``climbs`` of them; or
+annealing from the spec's board for ``iterations`` moves) with its own seed: chain 0 with
 the spec's seed (it is exactly the one-process search, so the cluster's board never scores
 less), the others with seeds derived from it. The best board of all chains wins, ties going to
 the lowest chain number, so the answer depends only on the seed, never on the number of workers
@@ -47,7 +48,7 @@ class RuzzleContext:
 
 
 class RuzzleSharding(Sharding):
-    """One shard per annealing chain of ``best_board`` (see the module)."""
+    """One shard per search chain of ``best_board`` (see the module)."""
 
     version = "1"
     uses_seed = True
@@ -62,7 +63,7 @@ class RuzzleSharding(Sharding):
 
     def plan(self, spec: Any, context: RuzzleContext, budget: Budget | None = None) -> list[Shard]:
         """:data:`CHAINS` chains."""
-        return [Shard(f"chain:{i:03d}", {"chain": i, "seed": chain_seed(spec.seed, i)}, cost=float(spec.iterations))
+        return [Shard(f"chain:{i:03d}", {"chain": i, "seed": chain_seed(spec.seed, i)}, cost=float(spec.iterations or 1))
                 for i in range(CHAINS)]
 
     def run(self, spec: Any, context: RuzzleContext, shard: Shard, budget: Budget) -> dict[str, Any]:
@@ -73,9 +74,9 @@ class RuzzleSharding(Sharding):
         ShardStopped
             When the budget ended the chain early (with the best board it saw).
         """
-        from cpwords.puzzles.ruzzle.annealing import best_board
+        from cpwords.puzzles.ruzzle.climb import search_board
 
-        board, stats = best_board(spec.model_copy(update={"seed": shard.data["seed"]}), context.start,
+        board, stats = search_board(spec.model_copy(update={"seed": shard.data["seed"]}), context.start,
                                   context.lexicon, budget)
         partial = {**shard.data, "value": stats["best_value"], "grid": board.row_strings(),
                    "moves": stats["moves"], "accepted": stats["accepted"]}
@@ -100,7 +101,7 @@ class RuzzleSharding(Sharding):
                        } | found.stats | {"grid": best["grid"]}
         found.complete = False
         found.stopped = "heuristic"
-        found.message = (f"the board is the best that {len(chains)} annealing chains saw, not proved best"
+        found.message = (f"the board is the best that {len(chains)} {spec.search} chains saw, not proved best"
                          + ("" if complete else " (the time limit cut the search short)"))
         return found
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 BonusName = Literal["DL", "TL", "DW", "TW"]
 DEFAULT_MIN_LENGTH = {"ruzzle": 2, "boggle": 3, "none": 3}
+DEFAULT_MOVES = 1000
 
 
 def _parse_row(row: str | list[str]) -> list[str]:
@@ -49,7 +50,7 @@ class RuzzleSpec(BaseSpec):
     task: Literal["words", "count_paths", "best_board"] = "words"
     """``words``: every word with a (best-scoring) path and the total score; ``count_paths``: the number
     of simple king paths of each length on a board of this size (the letters do not matter);
-    ``best_board``: simulated annealing from ``grid`` towards a high-scoring board."""
+    ``best_board``: a search for a high-scoring board of ``grid``'s shape and bonus squares (see ``search``)."""
     grid: list[str | list[str]]
     """Rows of tiles, top row first. A row is a string (one letter a tile, ``qu`` one tile; with spaces,
     the spaces separate tiles: ``"a b qu th"``) or a list of tiles. Every row has the same number of tiles."""
@@ -65,8 +66,21 @@ class RuzzleSpec(BaseSpec):
     Only Ruzzle scoring uses them."""
     algorithm: Literal["trie", "active", "enumerate"] | None = None
     """Deprecated: the old name of ``engine`` (accepted for one release, with a warning)."""
-    iterations: int = Field(default=1000, ge=1)
-    """``best_board``: number of annealing moves (each move scores one board); ``time_limit`` may stop it sooner."""
+    iterations: int | None = Field(default=None, ge=1)
+    """``best_board``: the most boards a search chain scores. ``search: anneal``: its moves (each scores
+    one board; default 1000); ``search: climb``: a climb stops once it has scored this many (default: no
+    cap). ``time_limit`` may stop either sooner."""
+    search: Literal["climb", "anneal"] = "climb"
+    """``best_board``: ``climb`` (hill climbing a pool of boards by every one-cell change and swap, with
+    restarts; finds the proven-best Boggle boards) or ``anneal`` (simulated annealing from ``grid``)."""
+    pool: int | None = Field(default=None, ge=1)
+    """``best_board`` with ``search: climb``: boards kept in the pool (default 100); larger pools climb
+    slower and get stuck less."""
+    climbs: int | None = Field(default=None, ge=1)
+    """``best_board`` with ``search: climb``: climbs from fresh random pools. Default: as many as
+    ``time_limit`` allows, or one without a time limit."""
+    target: int | None = None
+    """``best_board``: stop as soon as a board of at least this value is found."""
 
     @field_validator("grid")
     @classmethod
@@ -172,6 +186,10 @@ class RuzzleSpec(BaseSpec):
     def bonus_cells(self) -> dict[tuple[int, int], str]:
         """Bonus name by 1-based (row, col)."""
         return {cell: name for name, cells in self._bonus.items() for cell in cells}
+
+    def moves(self) -> int:
+        """Annealing moves: ``iterations``, 1000 by default."""
+        return self.iterations if self.iterations is not None else DEFAULT_MOVES
 
     def min_letters(self) -> int:
         """The shortest word that counts, after applying the scoring's default."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from cpwords.alphabet import ENGLISH, MAX_LETTERS, Alphabet
 from cpwords.puzzles.ruzzle.board import Board, boggle_points, path_matters, tile_value
 
 if TYPE_CHECKING:
+    from cpwords.engines.budget import Budget
     from cpwords.lexicon import Lexicon
 
 CACHE_VERSION = 2
@@ -175,11 +176,11 @@ def trie_words(board: Board, trie: Trie, *, min_letters: int, scoring: str = "no
     -------
     dict word -> path (tuple of 0-based cell indices).
     """
-    return _walk(board, trie, min_letters, scoring)[0]
+    return _walk(board, trie, min_letters, scoring, None)[0]
 
 
-def scored_words(board: Board, trie: Trie, *, min_letters: int,
-                 scoring: str = "none") -> list[tuple[str, tuple[int, ...], int]]:
+def scored_words(board: Board, trie: Trie, *, min_letters: int, scoring: str = "none",
+                 budget: Budget | None = None) -> list[tuple[str, tuple[int, ...], int]]:
     """What :func:`trie_words` finds, with each word's points on its path: ``(word, path, points)``.
 
     The points come out of the same walk (it carries each path's letter points and word
@@ -189,21 +190,11 @@ def scored_words(board: Board, trie: Trie, *, min_letters: int,
     >>> sorted(scored_words(Board.from_tiles([["c", "a"], ["t", "s"]]), build_trie(["cats", "at"]),
     ...                     min_letters=2, scoring="ruzzle"))
     [('at', (1, 2), 2), ('cats', (0, 1, 2, 3), 7)]
+
+    With a ``budget``, the walk stops between starting cells once it is spent: the words found
+    so far are returned, and ``budget.expired()`` tells that the list is not complete.
     """
-    return scored_words_within(board, trie, min_letters=min_letters, scoring=scoring)[0]
-
-
-def scored_words_within(board: Board, trie: Trie, *, min_letters: int, scoring: str = "none",
-                        expired: Callable[[], bool] | None = None
-                        ) -> tuple[list[tuple[str, tuple[int, ...], int]], bool]:
-    """:func:`scored_words`, stopping when ``expired()`` says so (asked between start cells: a
-    200×200 board has 40,000 of them); returns the words found and whether the walk finished."""
-    found, points, complete = _walk(board, trie, min_letters, scoring, expired)
-    return _scored(found, points, scoring), complete
-
-
-def _scored(found: dict[str, tuple[int, ...]], points: dict[str, int],
-            scoring: str) -> list[tuple[str, tuple[int, ...], int]]:
+    found, points = _walk(board, trie, min_letters, scoring, budget)
     if scoring == "ruzzle":
         return [(w, p, points[w] + (5 * (len(w) - 4) if len(w) > 4 else 0)) for w, p in found.items()]
     if scoring == "boggle":
@@ -212,7 +203,7 @@ def _scored(found: dict[str, tuple[int, ...]], points: dict[str, int],
 
 
 def _walk(board: Board, trie: Trie, min_letters: int, scoring: str,
-          expired: Callable[[], bool] | None = None) -> tuple[dict[str, tuple[int, ...]], dict[str, int], bool]:
+          budget: Budget | None) -> tuple[dict[str, tuple[int, ...]], dict[str, int]]:
     """The walk behind :func:`trie_words`: each word's path, and (Ruzzle scoring) its letter
     points with bonuses, times its word multipliers (the length bonus not included)."""
     base, check, is_word = trie.base, trie.check, trie.is_word
@@ -223,12 +214,15 @@ def _walk(board: Board, trie: Trie, min_letters: int, scoring: str,
     values = board.values
     points = [tile_value(t, values) * m if scoring == "ruzzle" else 0
               for t, m in zip(board.tiles, board.letter_mult, strict=True)]
-    # Per cell: (neighbour, its bit, its letter or -1 for a multi-letter tile, its length, points, word bonus).
+    # Per cell: (neighbour, its letter or -1 for a multi-letter tile, its length, points, word bonus).
     moves = [
-        tuple((nb, 1 << nb, codes[nb][0] if len(codes[nb]) == 1 else -1, len(codes[nb]), points[nb],
+        tuple((nb, codes[nb][0] if len(codes[nb]) == 1 else -1, len(codes[nb]), points[nb],
                board.word_mult[nb]) for nb in nbs)
         for nbs in board.neighbours
     ]
+    # Cells on the current path: flags set and cleared as the walk goes (a bit mask as one int
+    # costs a copy of the whole mask a step: 5 KB on a 200×200 board).
+    taken = bytearray(board.size)
     found: dict[str, tuple[int, ...]] = {}
     best: dict[str, int] = {}
     tiles = board.tiles
@@ -242,8 +236,9 @@ def _walk(board: Board, trie: Trie, min_letters: int, scoring: str,
             state = t
         return state
 
-    def visit(cell: int, state: int, used: int, letters: int, total: int, factor: int) -> None:
+    def visit(cell: int, state: int, letters: int, total: int, factor: int) -> None:
         path.append(cell)
+        taken[cell] = 1
         if is_word[state] and letters >= min_letters:
             word = "".join([tiles[i] for i in path])
             if word not in found:
@@ -252,26 +247,27 @@ def _walk(board: Board, trie: Trie, min_letters: int, scoring: str,
             elif compare and total * factor > best[word]:
                 best[word], found[word] = total * factor, tuple(path)
         b = base[state]
-        for nb, bit, letter, length, gain, mult in moves[cell]:
-            if used & bit:
+        for nb, letter, length, gain, mult in moves[cell]:
+            if taken[nb]:
                 continue
             if letter >= 0:
                 t = b + letter
                 if check[t] == state:
-                    visit(nb, t, used | bit, letters + length, total + gain, factor * mult)
+                    visit(nb, t, letters + length, total + gain, factor * mult)
             else:
                 t = multi(state, nb)
                 if t >= 0:
-                    visit(nb, t, used | bit, letters + length, total + gain, factor * mult)
+                    visit(nb, t, letters + length, total + gain, factor * mult)
         path.pop()
+        taken[cell] = 0
 
     for cell in range(board.size):
-        if expired is not None and cell % 16 == 0 and expired():
-            return found, best, False
+        if budget is not None and cell and cell % 64 == 0 and budget.expired():
+            break
         state = multi(0, cell)
         if state >= 0:
-            visit(cell, state, 1 << cell, len(tiles[cell]), points[cell], board.word_mult[cell])
-    return found, best, True
+            visit(cell, state, len(tiles[cell]), points[cell], board.word_mult[cell])
+    return found, best
 
 
 def trie_of(lexicon: Lexicon) -> tuple[Trie, dict[str, Any]]:

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``spelling-bee LETTERS [--center C]`` to the ``cpwords`` command."""
-    field_choices = tools.field_choices
+    field_choices, positive_int = tools.field_choices, tools.positive_int
     from cpwords.puzzles.spelling_bee.spec import SpellingBeeSpec as Spec
 
     p = subparsers.add_parser(
@@ -24,7 +24,7 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     p.add_argument("--center", metavar="C", help="the centre letter (default: the first of LETTERS)")
     p.add_argument("--task", choices=field_choices(Spec, "task"), help="what to do (default words)")
     p.add_argument("--min-word-length", type=int, metavar="N", help="shortest word that counts (default 4)")
-    p.add_argument("--puzzles", type=int, metavar="N", help="generate: how many hives")
+    p.add_argument("--puzzles", type=positive_int, metavar="N", help="generate: how many hives")
     for name in ("min-words", "max-words", "min-points", "max-points"):
         p.add_argument(f"--{name}", type=int, metavar="N", help=f"generate: {name.replace('-', ' ')} of a hive")
     p.add_argument("--maximize", choices=field_choices(Spec, "maximize"),

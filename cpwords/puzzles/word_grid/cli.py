@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,13 +44,15 @@ def _rows_file(name: str, field: str) -> list[str]:
 
 def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: CommandTools) -> None:
     """Add ``cpwords grid``."""
+    positive_int = tools.positive_int
+
     p = subparsers.add_parser("grid", parents=parents, help="word grids (Gridle): generate, fill, count, unscramble",
                               description="Crossing-word grids: generate, fill, count, enumerate or unscramble.")
     p.add_argument("--shape", default="gridle-5x5", help="shipped grid name or grid YAML file (default gridle-5x5)")
     task = p.add_mutually_exclusive_group()
-    task.add_argument("--generate", type=int, metavar="N", help="generate N different grids (default 1)")
+    task.add_argument("--generate", type=positive_int, metavar="N", help="generate N different grids (default 1)")
     task.add_argument("--count", action="store_true", help="count all grids (modulo symmetry; raw count in stats)")
-    task.add_argument("--enumerate", type=int, metavar="LIMIT", help="list up to LIMIT grids")
+    task.add_argument("--enumerate", type=positive_int, metavar="LIMIT", help="list up to LIMIT grids")
     task.add_argument("--fill", metavar="FILE", help="complete the partial grid in FILE (rows; '?' unknown, '#' black)")
     task.add_argument("--unscramble", metavar="FILE", help="solve the scrambled grid in FILE with the fewest swaps")
     task.add_argument("--puzzle", type=int, metavar="N",
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
     shape = args.shape
     if "/" in shape or shape.endswith((".yaml", ".yml")):
-        shape = str(Path(shape).resolve())
+        shape = os.path.abspath(shape)  # not resolve(): a loop of links is the reader's to report
     data: dict[str, Any] = {"kind": "word_grid", "shape": shape, "distinct_words": not args.repeat_words,
                             "objective": "common" if args.common else "none"}
     if args.count:
@@ -87,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         if args.answer:
             data["given"] = _rows_file(args.answer, "--answer")
     else:
-        data["task"], data["count"] = "generate", args.generate or 1
+        data["task"], data["count"] = "generate", 1 if args.generate is None else args.generate
     for option, value in (("--par", args.par), ("--answer", args.answer)):
         if value is not None and data["task"] != "puzzle":
             raise InputError("only goes with --puzzle", field=option, value=value)

@@ -14,31 +14,31 @@ from cpwords.puzzles.ruzzle.trie import trie_of
 
 def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     """Every word on the board with its best-scoring path and its points: ``(word, path, points)``."""
-    from cpwords.puzzles.ruzzle.trie import scored_words_within
+    from cpwords.puzzles.ruzzle.trie import scored_words
 
     assert problem.lexicon is not None
     t0 = time.perf_counter()
     trie, stats = trie_of(problem.lexicon)
     t1 = time.perf_counter()
-    found, complete = scored_words_within(problem.board, trie, min_letters=spec.min_letters(),
-                                          scoring=spec.scoring, expired=budget.expired)
+    found = scored_words(problem.board, trie, min_letters=spec.min_letters(), scoring=spec.scoring, budget=budget)
     stats |= {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6)}
-    result = Found(answers=found, count=None if complete else len(found), stats=stats)
-    return result if complete else result.stop(budget.reason)
+    result = Found(answers=found, stats=stats)
+    return result.stop(budget.reason) if budget.expired() else result
 
 
 def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
-    """A high-scoring board by seeded simulated annealing from the spec's board; its words.
+    """A high-scoring board by the spec's seeded ``search`` (hill climbing or annealing); its words.
 
     The search is a heuristic: the board found is the best seen, not proved best (the Result
     says ``feasible``)."""
-    from cpwords.puzzles.ruzzle.annealing import best_board as anneal
+    from cpwords.puzzles.ruzzle.climb import search_board
 
-    board, stats = anneal(spec, problem.board, problem.lexicon, budget)
+    board, stats = search_board(spec, problem.board, problem.lexicon, budget)
     found = words(RuzzleProblem(board, problem.lexicon), spec, Budget(None))  # the best board's words: all
     found.stats = stats | found.stats | {"grid": board.row_strings()}
     found.complete = False
     found.stopped = "heuristic"
-    found.message = ("the board is the best the search saw in its moves, not proved best"
+    found.message = (f"the board is the best the {'climbs' if spec.search == 'climb' else 'moves'} of the "
+                     "search saw, not proved best"
                      + (" (the time limit cut the search short)" if stats.get("stopped_by_time") else ""))
     return found
