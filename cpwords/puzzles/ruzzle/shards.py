@@ -11,7 +11,6 @@ board it saw.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,22 +20,12 @@ from cpwords.engines.found import Found
 from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.lexicon import Lexicon, lexicon_for
 from cpwords.puzzles.ruzzle.board import Board, parse_row
+from cpwords.puzzles.ruzzle.chains import chain_seed
 from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
 from cpwords.results import Result
 
 #: Independent chains a ``best_board`` search is split into.
 CHAINS = 8
-
-
-def chain_seed(seed: int, chain: int) -> int:
-    """The seed of chain ``chain`` of a search seeded ``seed`` (chain 0: ``seed`` itself).
-
-    >>> chain_seed(7, 0), chain_seed(7, 1) == chain_seed(7, 1), chain_seed(7, 1) != chain_seed(7, 2)
-    (7, True, True)
-    """
-    if chain == 0:
-        return seed
-    return int.from_bytes(hashlib.sha256(f"cpwords-chain {seed} {chain}".encode()).digest()[:4], "big") >> 1
 
 
 @dataclass

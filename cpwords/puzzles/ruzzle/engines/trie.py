@@ -31,9 +31,15 @@ def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
 
     The search is a heuristic: the board found is the best seen, not proved best (the Result
     says ``feasible``)."""
+    from cpwords.engines.workers import worker_count
+    from cpwords.puzzles.ruzzle.chains import best_of_chains
     from cpwords.puzzles.ruzzle.climb import search_board
 
-    board, stats = search_board(spec, problem.board, problem.lexicon, budget)
+    chains = worker_count(spec.workers)[0]
+    if chains > 1:  # one chain per local worker of the execution layer; chain 0 is the one-process search
+        board, stats = best_of_chains(spec, problem.board, problem.lexicon, budget, chains)
+    else:
+        board, stats = search_board(spec, problem.board, problem.lexicon, budget)
     found = words(RuzzleProblem(board, problem.lexicon), spec, Budget(None))  # the best board's words: all
     found.stats = stats | found.stats | {"grid": board.row_strings()}
     found.complete = False
