@@ -89,8 +89,7 @@ def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **o
         if top in options:
             raise InputError(message, field=(labels or {}).get(top, top), value=options[top]) from None
         raise InputError(message, source=spec.source, field=field, value=value) from None
-    new._source = spec.source
-    new._line = spec.line
+    new._source, new._line, new._lines = spec.source, spec.line, spec._lines
     return new
 
 
@@ -242,6 +241,8 @@ def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budg
             budget.progress = progress
     try:
         result = kind.solve(spec, budget)
+    except InputError as exc:
+        raise spec.locate(exc) from None
     except SearchTimeout as exc:
         # A search that let its budget's signal out before it had anything: no answer in time.
         result = Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task,

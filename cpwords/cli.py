@@ -78,7 +78,11 @@ def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True
                    help="keep every finished shard in this SQLite file; the same command resumes from it")
     if draws:
         g.add_argument("--svg", metavar="FILE", help="also draw the answer as SVG into FILE")
-        g.add_argument("--force", action="store_true", help="allow --svg to replace an existing file")
+        g.add_argument("--force", action="store_true", help="allow --svg and --out to replace an existing file")
+    else:
+        g.add_argument("--force", action="store_true", help="allow --out to replace an existing file")
+    g.add_argument("--out", metavar="FILE", help="also write every answer into FILE (JSON when it ends in .json, "
+                                               "else text): a terminal shows a screenful")
     return p
 
 
@@ -121,7 +125,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("solve", parents=[common_options()], help="solve the puzzle(s) of a YAML file")
-    p.add_argument("file", metavar="PUZZLE.yaml", help="puzzle file (several --- documents make a batch)")
+    p.add_argument("file", metavar="PUZZLE.yaml", help="puzzle file (several --- documents make a batch); - reads stdin")
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("schema", parents=[json_option()], help="print the JSON Schema of the puzzle specs")
@@ -166,8 +170,13 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from cpwords.puzzles.loading import load_documents
+    from cpwords.puzzles.loading import load_documents, loads_documents
 
+    if args.file == "-":  # the puzzle on stdin; relative paths in it are read from the current folder
+        specs = loads_documents(sys.stdin.read(), source="<stdin>", base_dir=Path.cwd())
+        if len(specs) == 1 and isinstance(specs[0], InputError):
+            raise specs[0]
+        return solve_and_print(specs, args)
     specs = load_documents(args.file)
     if len(specs) == 1 and isinstance(specs[0], InputError):
         raise specs[0]
@@ -182,11 +191,15 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     raises) is reported in its place, with its file and line, and the others are solved: the
     exit code is then 2.
     """
-    from cpwords import api, display
+    from cpwords import api, display, output
     from cpwords.engines.budget import no_progress
 
     json_mode = getattr(args, "json", False)
     svg_target = _svg_target(args, inputs)
+    if getattr(args, "blank", False) and svg_target is None:
+        raise InputError("draws the puzzle without its answer into the --svg file: give --svg FILE too",
+                         field="--blank")
+    out_target = output.out_target(getattr(args, "out", None), force=getattr(args, "force", False), inputs=inputs)
     dictionary = None
     if getattr(args, "dict_option", None):
         from cpwords.lexicon.cli import ref_from_option
@@ -203,44 +216,52 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         cannot = [k.name for k in kinds if k is not None and not k.draws]
         if cannot:
             raise InputError(f"{cannot[0]} answers cannot be drawn", field="--svg", value=str(svg_target))
+        _refuse_derived_names(svg_target, may_derive=len(specs) > 1 or any(
+            hasattr(k.render_module(), "svgs") for k in kinds if k is not None), args=args)
     run = Budget(None, progress=no_progress if json_mode else display.terminal_progress)
     results = []
     code = 0
     svg_errors: list[InputError] = []
-    with stop_on_signals(run):
-        good = [spec for spec in specs if not isinstance(spec, InputError)]
-        place = {id(spec): j for j, spec in enumerate(good)}
-        sharded = _sharded(good, args, run) if good else None  # --cluster / --checkpoint: every spec at once
-        for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
-            if run.stopped and sharded is None:
-                break
-            if isinstance(spec, InputError) or kind is None:
-                result = spec
-            elif sharded is not None:
-                result = sharded[place[id(spec)]]
-            else:
-                result = _solve_one(spec, run, args, batch=len(specs) > 1)
-            if isinstance(result, InputError) or kind is None:
+    out_file = output.OutFile(out_target, batch=len(specs) > 1) if out_target is not None else None
+    try:
+        with stop_on_signals(run), output.stop_when_output_closed(run):
+            good = [spec for spec in specs if not isinstance(spec, InputError)]
+            place = {id(spec): j for j, spec in enumerate(good)}
+            sharded = _sharded(good, args, run) if good else None  # --cluster / --checkpoint: every spec at once
+            for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
+                if run.stopped and sharded is None:
+                    break
+                if isinstance(spec, InputError) or kind is None:
+                    result = spec
+                elif sharded is not None:
+                    result = sharded[place[id(spec)]]
+                else:
+                    result = _solve_one(spec, run, args, batch=len(specs) > 1)
+                if run.reason == output.OUTPUT_CLOSED:
+                    break
                 results.append(result)
-                code = 2
-                if not json_mode:
-                    print(f"cpwords: error: {result.one_line()}", file=sys.stderr)
-                continue
-            results.append(result)
-            code = max(code, result.exit_code())
-            if not json_mode:
-                if i:
-                    display.console().print()
-                display.console().print(kind.render_module().render(spec, result))
-                if sharded is not None:
-                    display.console().print(_shards_line(result.stats), style="dim")
-            if svg_target is not None and result.solved:
-                # A picture that cannot be written is reported after the results: never lost.
-                svg_errors += _write_pictures(kind, spec, result, svg_target, batch=(i + 1, len(specs)),
-                                              args=args, inputs=inputs)
-    if json_mode:
-        payload = [_error_entry(r) if isinstance(r, InputError) else r.model_dump(mode="json") for r in results]
-        print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
+                if isinstance(result, InputError) or kind is None:
+                    code = 2
+                    _show_error(result, json_mode=json_mode, out_file=out_file)
+                    continue
+                code = max(code, result.exit_code())
+                _show(i, kind, spec, result, json_mode=json_mode, sharded=sharded is not None, out_file=out_file)
+                if svg_target is not None and result.solved:
+                    # A picture that cannot be written is reported after the results: never lost.
+                    svg_errors += _write_pictures(kind, spec, result, svg_target, batch=(i + 1, len(specs)),
+                                                  args=args, inputs=inputs)
+        if run.reason == output.OUTPUT_CLOSED:
+            raise BrokenPipeError  # ends quietly with exit code 0 (see main)
+        if json_mode:
+            with output.JsonWriter(sys.stdout, batch=len(specs) > 1) as writer:
+                for result in results:
+                    writer.write(_error_entry(result) if isinstance(result, InputError) else result)
+        if out_file is not None and run.reason != "interrupted":
+            out_file.finish()
+            out_file = None
+    finally:
+        if out_file is not None:
+            out_file.abandon()
     if run.reason == "interrupted":
         print("cpwords: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -250,16 +271,44 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     return code
 
 
+def _show(i: int, kind: puzzles.PuzzleKind, spec: Any, result: Any, *, json_mode: bool, sharded: bool,
+          out_file: Any) -> None:
+    """One result into ``--out FILE`` and, unless ``--json``, onto stdout (streamed, see :mod:`cpwords.output`)."""
+    from cpwords import display, output
+
+    if out_file is not None:
+        out_file.add(kind, spec, result)
+    if json_mode:
+        return
+    if i:
+        display.console().print()
+    output.emit(kind.render_module().render(spec, result))
+    if sharded:
+        display.console().print(_shards_line(result.stats), style="dim")
+
+
+def _show_error(error: InputError, *, json_mode: bool, out_file: Any) -> None:
+    """A bad document of a batch, in its place: one line on stderr (and in ``--out FILE``)."""
+    if out_file is not None:
+        out_file.add_error(error, _error_entry(error))
+    if not json_mode:
+        print(f"cpwords: error: {error.one_line()}", file=sys.stderr)
+
+
 def _solve_one(spec: Any, run: Budget, args: argparse.Namespace, *, batch: bool) -> Any:
     """One spec's result; in a batch, the InputError its solve raises (a word not in the
-    dictionary), naming the document's file and line, in place of a result."""
+    dictionary), naming the document's file and line, in place of a result. A dictionary error is
+    blamed on ``--dict`` when the dictionary came from there."""
     from cpwords import api
 
     try:
         return api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
     except InputError as exc:
+        named_here = exc.source in (None, "command line")  # not an error inside the word-list file
+        if getattr(args, "dict_option", None) and named_here and (exc.field or "").split(".")[0] == "dictionary":
+            exc = InputError(exc.message, field="--dict", value=args.dict_option)
         if not batch:
-            raise
+            raise exc from None
         return exc.located(source=spec.source, line=spec.line)
 
 
@@ -280,9 +329,14 @@ def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> lis
     from cpwords import api
     from cpwords.engines.dask_cluster import cluster_option
 
-    if checkpoint is None and cluster_option(cluster) is None:
-        return None
-    return api.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
+    try:
+        if checkpoint is None and cluster_option(cluster) is None:
+            return None
+        return api.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
+    except InputError as exc:
+        if cluster is None and exc.field == "--cluster":  # the address came from the environment
+            raise InputError(exc.message, field="$CPWORDS_CLUSTER", value=exc.value) from None
+        raise
 
 
 def _shards_line(stats: dict[str, Any]) -> str:
@@ -308,9 +362,15 @@ def _write_pictures(kind: puzzles.PuzzleKind, spec: Any, result: Any, target: Pa
     pictures = module.svgs(spec, result, answer=answer) if hasattr(module, "svgs") else [module.svg(spec, result)]
     number, of = batch
     errors = []
-    for j, picture in enumerate(pictures, 1):
+    paths = []
+    for j in range(1, len(pictures) + 1):
         tags = ([str(number)] if of > 1 else []) + ([str(j)] if len(pictures) > 1 else [])
-        path = target.with_name(f"{target.stem}-{'-'.join(tags)}{target.suffix}") if tags else target
+        paths.append(target.with_name(f"{target.stem}-{'-'.join(tags)}{target.suffix}") if tags else target)
+    if not getattr(args, "force", False):
+        clash = next((p for p in paths if p.exists()), None)
+        if clash is not None:  # all of a result's pictures or none
+            return [InputError("file exists; pass --force to replace it", source=str(clash), field="--svg")]
+    for path, picture in zip(paths, pictures, strict=True):
         try:
             _write_new(path, picture, force=getattr(args, "force", False), inputs=inputs)
         except InputError as exc:
@@ -452,6 +512,24 @@ def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None
     return target
 
 
+def _refuse_derived_names(target: Path, *, may_derive: bool, args: argparse.Namespace) -> None:
+    """Before solving: when the run may write several pictures (``box-1.svg``, ``box-2.svg`` …),
+    an existing file of such a name is refused now, not after the solve."""
+    if not may_derive or getattr(args, "force", False):
+        return
+    import glob
+    import re
+
+    derived = re.compile(re.escape(target.stem) + r"(-\d+){1,2}" + re.escape(target.suffix))
+    parent = target.parent if str(target.parent) else Path(".")
+    clash = sorted(p.name for p in parent.glob(f"{glob.escape(target.stem)}-*{target.suffix}")
+                   if derived.fullmatch(p.name))
+    if clash:
+        raise InputError(f"file exists and may be one of the pictures of this run ({target.stem}-1"
+                         f"{target.suffix}, …); pass --force to replace it, or choose another --svg name",
+                         source=str(parent / clash[0]), field="--svg")
+
+
 def _write_new(target: Path, text: str, *, force: bool, inputs: Sequence[Path]) -> None:
     """Write an output file, never over an input and never over an existing file without --force."""
     if (target.exists() or target.is_symlink()) and not force:
@@ -519,10 +597,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         if exc.source == "command line" and command is not None:
             exc = _blame_flag(exc, parser, command)
-        print(f"cpwords: error: {exc.one_line()}", file=sys.stderr)
+        _tell(f"cpwords: error: {exc.one_line()}")
         return 2
     except KeyboardInterrupt:
-        print("cpwords: interrupted", file=sys.stderr)
+        _tell("cpwords: interrupted")
         return EXIT_INTERRUPTED
     except (ValueError, RuntimeError) as exc:
         # A file name the system cannot take (a NUL byte) or a loop of links, from a path check
@@ -545,7 +623,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # file name escaping here is the output failing (stdout on /dev/full, a closed pipe).
         if exc.errno in _OUTPUT_ERRNOS and getattr(exc, "filename", None) is None:
             _quiet_stdout()
-            print(f"cpwords: error: cannot write the output: {exc.strerror}", file=sys.stderr)
+            _tell(f"cpwords: error: cannot write the output: {exc.strerror}")
             return 2
         if getattr(exc, "filename", None) is not None:  # a name the system refuses (too long …)
             name = str(exc.filename)
@@ -553,6 +631,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"cpwords: error: {shown}: {exc.strerror or exc}", file=sys.stderr)
             return 2
         raise
+
+
+def _tell(line: str) -> None:
+    """One line on stderr; a stderr that cannot be written (``2>/dev/full``) changes nothing,
+    above all not the exit code."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stderr.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
 
 
 def _closed_streams(command: str | None) -> bool:

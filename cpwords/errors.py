@@ -6,6 +6,7 @@ code 2, never a traceback. Anything else escaping the API is a bug in cpwords.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 
 _MISSING = object()
@@ -57,7 +58,7 @@ class InputError(CpwordsError):
         if self.field:
             parts.append(f"field '{self.field}'")
         if self.value is not _MISSING:
-            shown = repr(self.value)
+            shown = repr(str(self.value) if isinstance(self.value, PurePath) else self.value)
             parts.append("value " + (shown if len(shown) <= 60 else shown[:57] + "..."))
         head = ": ".join(p for p in (where, ", ".join(parts)) if p)
         text = f"{head}: {self.message}" if head else self.message

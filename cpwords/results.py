@@ -213,13 +213,15 @@ class Result(BaseModel):
         >>> r.status.value, r.count, r.count_exact, r.message
         ('feasible', 7, False, 'the time limit was reached: the count is a lower bound')
         """
-        status = Status.of_search(found=bool(solutions) or found.found, complete=found.complete)
+        dropped = found.stats.get("answers_dropped") or 0
+        # Answers found but dropped before they could be listed were still found: never "unknown".
+        status = Status.of_search(found=bool(solutions) or found.found or dropped > 0, complete=found.complete)
         message = found.message
         if message is None:
-            message = _standard_message(status, found, what, infeasible, asked)
-        dropped = found.stats.get("answers_dropped")
+            message = _standard_message(status, found, what, infeasible, asked, shown=len(solutions))
         if dropped:
-            note = f"{dropped:,} more {what}s were found but not listed within the time limit"
+            note = (f"{dropped:,} more {what}s were found but not listed within the time limit" if solutions else
+                    f"{dropped:,} {what}s were found but the time limit ended before any could be listed")
             message = f"{message}; {note}" if message else note
         return cls.trusted({
             "kind": spec.kind, "status": status, "engine": spec.engine, "task": spec.task, "title": None,
@@ -272,10 +274,12 @@ STATS: dict[str, str] = {
     "method": "how a count was obtained (sum-product, inclusion-exclusion, enumeration …)",
     "workers": "worker processes of the execution layer used",
     "stopped": "why the search stopped early (time_limit, interrupted, limit, memory)",
+    "answers_dropped": "answers found but not listed: the time limit ended the listing first",
 }
 
 
-def _standard_message(status: Status, found: SearchOutcome, what: str, infeasible: str, asked: int | None) -> str | None:
+def _standard_message(status: Status, found: SearchOutcome, what: str, infeasible: str, asked: int | None,
+                      shown: int = 1) -> str | None:
     if status is Status.INFEASIBLE:
         return infeasible
     if status is Status.OPTIMAL:
@@ -291,4 +295,6 @@ def _standard_message(status: Status, found: SearchOutcome, what: str, infeasibl
         return f"listing stopped at the limit of {len(found.answers):,} {what}s"
     if found.count is not None:
         return f"{cause}: the count is a lower bound"
+    if not shown:
+        return cause
     return f"{cause}: the {what} shown is the best found, not proved best"

@@ -345,6 +345,7 @@ class BaseSpec(StrictModel):
 
     _source: str | None = PrivateAttr(default=None)
     _line: int | None = PrivateAttr(default=None)
+    _lines: dict[str, int] = PrivateAttr(default_factory=dict)
 
     #: The dictionary of a ``generate`` task whose spec names none: the words players will meet come
     #: from a common list (docs/dictionaries.md). ``None`` for kinds without a generator.
@@ -412,13 +413,34 @@ class BaseSpec(StrictModel):
         """The line of its file where this spec's YAML document starts, when read from YAML."""
         return self._line
 
+    def locate(self, exc: InputError) -> InputError:
+        """``exc`` (found while solving: a word not in the dictionary, an unknown shape) with the
+        file and the line of the field it names, when this spec was read from a file."""
+        if exc.source is not None or self._source is None:
+            return exc
+        top = (exc.field or "").split(".")[0].split("[")[0]
+        return exc.located(source=self._source, line=self._lines.get(top))
+
 
 # ---------------------------------------------------------------- YAML in
 
 
 class _Loader(yaml.SafeLoader):
-    """Safe loader that reads dates as text (``title: 2024-13-45`` is a title, not a bad date);
-    a separate class so that nothing we change leaks into PyYAML's."""
+    """Safe loader that reads dates as text (``title: 2024-13-45`` is a title, not a bad date)
+    and refuses a key given twice in one mapping (YAML would keep the last one silently); a
+    separate class so that nothing we change leaks into PyYAML's."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        first_line: dict[str, int] = {}
+        for key, _ in node.value:
+            if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+                continue
+            if key.value in first_line:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key '{key.value}' is given twice (first on line {first_line[key.value]}); "
+                                "give each key once", key.start_mark)
+            first_line[key.value] = key.start_mark.line + 1
+        return super().construct_mapping(node, deep=deep)
 
 
 def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
@@ -435,6 +457,11 @@ _Loader.yaml_implicit_resolvers = {
     first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+
+
+def _empty(node: yaml.Node) -> bool:
+    """True for a document with nothing in it (what follows a last ``---``)."""
+    return isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null" and node.value == ""
 
 
 def _expanded_size(node: yaml.Node, memo: dict[int, int], depth: int = 0) -> int:
@@ -491,9 +518,11 @@ def _field_path(loc: Iterable[Any]) -> str:
 def _validation_to_input_error(
     err: ValidationError, cls: type[BaseModel], source: str | None, node: yaml.Node | None
 ) -> InputError:
-    first = err.errors(include_url=False)[0]
+    errors = err.errors(include_url=False)
+    first = _first_error(errors)
     # Pydantic adds the names of wrapper validators (e.g. 'function-after[...]') to loc.
-    loc = [s for s in first["loc"] if not (isinstance(s, str) and "[" in s and "]" in s)]
+    # and, for a union, the name of the member type that failed ('bonuses.str').
+    loc = [s for s in first["loc"] if not (isinstance(s, str) and ("[" in s and "]" in s or s in _TYPE_TAGS))]
     message = first["msg"]
     if first["type"] == "field_error":
         ctx = first.get("ctx") or {}
@@ -507,12 +536,61 @@ def _validation_to_input_error(
     elif first["type"] == "missing":
         message = "required field is missing"
     value = first.get("input")
+    message += _yaml_reading(node, loc, value)
     kwargs: dict[str, Any] = {}
     if first["type"] not in ("missing",) and not isinstance(value, dict):
         kwargs["value"] = value
     return InputError(
         message, source=source, field=_field_path(loc) or None, line=_line_of(node, loc), **kwargs
     )
+
+
+def _yaml_reading(node: yaml.Node | None, loc: Iterable[Any], value: Any) -> str:
+    """What to add to an error about a value YAML read differently than written: ``yes``,
+    ``no``, ``on``, ``off`` are booleans and ``null`` or ``~`` is nothing, unless quoted."""
+    if node is None or not (isinstance(value, bool) or value is None):
+        return ""
+    target = _node_at(node, loc)
+    if not isinstance(target, yaml.ScalarNode) or target.style or target.value in ("", "true", "false"):
+        return ""
+    return (f" (YAML reads {target.value} as {'nothing' if value is None else str(value).lower()}; "
+            f"write '{target.value}' in quotes for the text)")
+
+
+def _node_at(node: yaml.Node, loc: Iterable[Any]) -> yaml.Node | None:
+    """The node at ``loc`` inside ``node``, or None."""
+    for step in loc:
+        child = None
+        if isinstance(node, yaml.MappingNode):
+            child = next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(step)), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+            child = node.value[step]
+        if child is None:
+            return None
+        node = child
+    return node
+
+
+def _first_error(errors: list[Any]) -> Any:
+    """The error to report. For a field of several types (``str | file``, ``str | mapping``),
+    pydantic reports one error per type, the first type's first: the error of a type's own check
+    ("files cannot be named here") says more than "Input should be a valid string", and when
+    every type only failed to match, the message names them all."""
+    first = errors[0]
+    same = [e for e in errors if e["loc"][:1] == first["loc"][:1]]
+    if len(same) < 2 or not first["type"].endswith("_type"):
+        return first
+    own = next((e for e in same if not e["type"].endswith("_type")), None)
+    if own is not None:
+        return own
+    kinds = list(dict.fromkeys(e["msg"].removeprefix("Input should be ") for e in same
+                               if e["msg"].startswith("Input should be ")))
+    return {**first, "msg": "Input should be " + " or ".join(kinds)} if len(kinds) > 1 else first
+
+
+#: Names pydantic gives union members in an error's location: not fields.
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "bytes", "tuple", "frozenset", "none", "literal", "union",
+                        "is-instance", "json-or-python", "lax-or-strict"})
 
 
 def _split_field(path: str) -> list[Any]:

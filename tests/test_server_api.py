@@ -150,7 +150,7 @@ def test_every_kind_solves_like_the_cli(kind: str, client: TestClient, capsys: p
     assert answer["spec"]["kind"] == kind
     assert bool(answer["pictures"]) == puzzles.get(kind).draws
     # The YAML text itself gives the same answer.
-    text = path.read_text() + "\nseed: 7\n"
+    text = re.sub(r"^seed:.*$", "", path.read_text(), flags=re.M) + "\nseed: 7\n"  # a key given twice is refused
     again = client.post("/api/solve", content=text, headers=YAML).json()
     assert _answers(again["result"]) == _answers(expected) and again["pictures"] == []
 

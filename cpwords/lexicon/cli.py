@@ -169,9 +169,11 @@ def word_facts(word: str, ref: DictionaryRef) -> dict[str, Any]:
 
         raise InputError(f"a word of {len(word):,} letters; words have at most {MAX_WORD_LETTERS} letters",
                          field="WORD", value=word)
+    known = True  # (a word the alphabet cannot spell was refused above)
     facts: dict[str, Any] = {"word": word, "dictionary": ref.label(), "in_dictionary": found,
-                             "level": source.level(word), "zipf": round(source.zipf(word), 2),
-                             "rareness": source.rareness(word), "more": [],
+                             "level": source.level(word) if known else None,
+                             "zipf": round(source.zipf(word), 2) if known else None,
+                             "rareness": source.rareness(word) if known else None, "more": [],
                              # WordNet is English: an Italian "mare" is not a female horse.
                              "definitions": define(word) if lex.language == "english" else []}
     if found:
@@ -188,8 +190,9 @@ def _word_info(args: argparse.Namespace, word: str, ref: DictionaryRef) -> int:
 
     facts = word_facts(word, ref)
     rows: list[list[object]] = [["in " + facts["dictionary"], "yes" if facts["in_dictionary"] else "no"],
-                                ["level", facts["level"]], ["zipf", f"{facts['zipf']:.2f}"],
-                                ["rareness", facts["rareness"]]]
+                                ["level", _shown(facts["level"])],
+                                ["zipf", "-" if facts["zipf"] is None else f"{facts['zipf']:.2f}"],
+                                ["rareness", _shown(facts["rareness"])]]
     rows += facts["more"]
     definitions = facts["definitions"]
     for i, line in enumerate(definitions[:3]):
@@ -198,6 +201,10 @@ def _word_info(args: argparse.Namespace, word: str, ref: DictionaryRef) -> int:
         rows.append(["", f"… {len(definitions) - 3} more: cpwords dict define {word}"])
     _emit(args, {k: v for k, v in facts.items() if k != "more"}, make_table(["", word], rows))
     return 0 if facts["in_dictionary"] else 1
+
+
+def _shown(value: Any) -> Any:
+    return "-" if value is None else value
 
 
 def _cmd_define(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ from cpwords.specs import (
     MAX_YAML_BYTES,
     MAX_YAML_NODES,
     BaseSpec,
+    _empty,
     _expanded_size,
     _line_of,
     _Loader,
@@ -86,6 +87,8 @@ def parse_spec(
         raise InputError("the puzzle is nested too deeply", source=source, line=line) from None
     spec._source = source
     spec._line = line
+    if isinstance(node, yaml.MappingNode):  # the line of each field, for errors found while solving
+        spec._lines = {k.value: v.start_mark.line + 1 for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     return spec
 
 
@@ -109,7 +112,8 @@ def loads_documents(text: str, *, source: str = "<string>", base_dir: Path | Non
         raise InputError(f"the YAML text is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB", source=source)
     text = text.removeprefix("\ufeff")
     try:
-        nodes = [n for n in yaml.compose_all(text, Loader=_Loader) if n is not None]
+        # An empty document (a file ending in ``---``) holds no puzzle: skipped, not an error.
+        nodes = [n for n in yaml.compose_all(text, Loader=_Loader) if n is not None and not _empty(n)]
     except RecursionError:
         raise InputError("the YAML document is nested too deeply", source=source) from None
     except yaml.YAMLError as exc:
@@ -136,7 +140,7 @@ def _document(text: str, node: yaml.Node, *, source: str, base_dir: Path | None,
     except InputError as exc:  # a number past Python's digit limit
         raise exc.located(source=source) from None
     except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML: {exc}", source=source) from None
+        raise yaml_input_error(exc, source) from None
     return parse_spec(data, source=source, base_dir=base_dir, node=node, allow_files=allow_files)
 
 

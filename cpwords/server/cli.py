@@ -7,7 +7,9 @@ only when the server starts, so the rest of cpwords works without them (``cpword
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import socket
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -85,21 +87,51 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"cpwords serve needs FastAPI and uvicorn ({exc.name} is missing); "
                          "install them with: pip install 'cpwords[serve]'") from None
     config = config_from(args)
+    sock = listening_socket(config.host, config.port)  # before the first line: a port in use is one error line
+    port = sock.getsockname()[1]  # --port 0: the port the system chose
     if args.workers and args.workers > config.workers:
         print(f"cpwords serve: {args.workers} workers asked for; this machine has {config.workers} cores",
               file=sys.stderr)
     if config.host not in LOOPBACK and not config.token:
         print("cpwords serve: warning: listening beyond this machine without --token: anyone who can reach "
               "the port can use the server", file=sys.stderr)
-    url = f"http://{_url_host(config.host)}:{config.port}/"
+    url = f"http://{_url_host(config.host)}:{port}/"
     if config.token:
         url += "?token=<the token>"
     workers = f"{config.workers} worker{'s' if config.workers != 1 else ''}"
     print(f"cpwords serve: {url} ({workers}, {config.max_time:g} s a solve; Ctrl-C stops)",
           file=sys.stderr)
-    uvicorn.run(create_app(config), host=config.host, port=config.port, log_level="warning",
-                proxy_headers=True, timeout_graceful_shutdown=3, limit_concurrency=512)
+    server = uvicorn.Server(uvicorn.Config(create_app(config), host=config.host, port=port, log_level="warning",
+                                           proxy_headers=True, timeout_graceful_shutdown=3, limit_concurrency=512))
+    server.run(sockets=[sock])
     return 0
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening (what uvicorn would open), or one InputError
+    line naming the option at fault: a port in use, a host that is no address of this machine."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError, OverflowError) as exc:
+        raise InputError(f"not an address to listen on ({getattr(exc, 'strerror', None) or exc})",
+                         field="--host", value=host) from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise InputError(f"port {port} is in use; choose another with --port N (--port 0: any free port)",
+                             field="--port", value=port) from None
+        if exc.errno == errno.EACCES:
+            raise InputError(f"no permission to listen on port {port}; ports below 1024 need privileges",
+                             field="--port", value=port) from None
+        raise InputError(f"cannot listen there ({exc.strerror or exc})", field="--host", value=host) from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def _url_host(host: str) -> str:

@@ -83,7 +83,9 @@ def spec_input(body: bytes, media: str) -> dict[str, Any] | str:
     if media in YAML_TYPES:
         return text
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except _DuplicateKey as exc:
+        raise RequestError.of(400, "the key is given twice; give each key once", field=exc.key) from None
     except RecursionError:
         raise RequestError.of(400, "the JSON body is nested too deeply") from None
     except ValueError as exc:
@@ -92,6 +94,22 @@ def spec_input(body: bytes, media: str) -> dict[str, Any] | str:
         raise RequestError.of(422, "a puzzle must be a JSON object of fields with a 'kind' field",
                               value=type(data).__name__)
     return data
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict, refusing a key given twice (``json`` would keep the last)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
 
 
 def validate(spec_in: dict[str, Any] | str) -> Any:

@@ -277,32 +277,47 @@ def word_groups(words: Sequence[str], adjacency: Sequence[Iterable[int]]) -> tup
 
 
 def build_index(lexicon: Lexicon) -> LadderIndex:
-    """Links, groups and landmark tables of every word of ``lexicon`` (no cache: see :mod:`.store`)."""
+    """Links, groups and landmark tables of every word of ``lexicon`` (no cache: see :mod:`.store`).
+
+    Links and groups come from :mod:`.arrays` (numpy; the same result as :func:`one_letter_links`
+    and :func:`word_groups`, several times faster on big dictionaries)."""
+    import numpy as np
+
+    from cpwords.puzzles.ladder.arrays import group_arrays, link_arrays
+
     words = list(lexicon)
-    buckets = wildcard_buckets(words)
-    adjacency = one_letter_links(words, buckets)
-    offsets, links = _csr(adjacency)
-    group, sizes, lengths = word_groups(words, adjacency)
-    group_order = array("i", sorted(range(len(words)), key=group.__getitem__))  # stable: frequency order
-    group_starts = array("i", [0, 0])
-    for size in sizes[1:]:
-        group_starts.append(group_starts[-1] + size)
+    link_offsets, link_targets = link_arrays(words)
+    alphabetical = np.array(sorted(range(len(words)), key=words.__getitem__), dtype=np.int64)
+    group_np, sizes_np, lengths_np = group_arrays(words, link_offsets, link_targets, alphabetical)
+    group_order_np = np.argsort(group_np, kind="stable")  # stable: frequency order within a group
+    starts_np = np.concatenate(([0], np.cumsum(sizes_np)))
+    group_order, group_starts = _ints(group_order_np), _ints(starts_np)
     rare = lexicon.rareness_map()
     rareness = array("q", [rare[w] for w in words])
-    members = [group_order[group_starts[g] : group_starts[g + 1]] for g in range(1, len(sizes))]
-    landmarks = landmark_tables(len(words), members, adjacency.__getitem__, rareness)
+    flat, offsets = link_targets.tolist(), link_offsets.tolist()
+    members = [group_order[group_starts[g] : group_starts[g + 1]] for g in range(1, len(sizes_np))]
+    landmarks = landmark_tables(len(words), members, lambda v: flat[offsets[v] : offsets[v + 1]], rareness)
     return LadderIndex(
         label=lexicon.label,
         content_hash=lexicon.content_hash,
         words=words,
         rareness=rareness,
-        offsets=offsets,
-        links=links,
-        group=array("i", group),
-        group_sizes=array("i", sizes),
-        group_lengths=array("i", lengths),
-        alphabetical=array("i", sorted(range(len(words)), key=words.__getitem__)),
+        offsets=_ints(link_offsets),
+        links=_ints(link_targets),
+        group=_ints(group_np),
+        group_sizes=_ints(sizes_np),
+        group_lengths=_ints(lengths_np),
+        alphabetical=_ints(alphabetical),
         landmarks=landmarks,
         group_order=group_order,
         group_starts=group_starts,
     )
+
+
+def _ints(values: Any) -> array:
+    """A numpy integer array as the index's ``array('i')``."""
+    import numpy as np
+
+    out = array("i")
+    out.frombytes(np.ascontiguousarray(values, dtype=np.int32).tobytes())
+    return out

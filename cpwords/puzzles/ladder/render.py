@@ -42,12 +42,10 @@ def ladder_table(solution: Any, *, terminal: bool) -> Any:
 
 def ladder_list(solutions: list[Any], *, title: str, terminal: bool) -> Any:
     """Many ladders, one a line, with their total rareness."""
-    rows = []
-    for i, solution in enumerate(solutions):
-        words = solution.words
-        line = " ".join(marked(words[k - 1] if k else None, w, terminal=terminal) for k, w in enumerate(words))
-        rows.append([i + 1, line, solution.rareness])
-    return display.make_table(["#", "ladder", "rareness"], rows, title=title, justify=["right", "left", "right"])
+    rows = ([i + 1, " ".join(marked(s.words[k - 1] if k else None, w, terminal=terminal) for k, w in enumerate(s.words)),
+             s.rareness] for i, s in enumerate(solutions))
+    return display.make_table(["#", "ladder", "rareness"], rows, title=title, justify=["right", "left", "right"],
+                              what="ladders")
 
 
 def render(spec: Any, result: Any) -> Any:
@@ -58,7 +56,7 @@ def render(spec: Any, result: Any) -> Any:
     terminal = display.is_terminal()
     items: list[Any] = []
     if result.title:
-        items.append(Text(result.title, style="bold"))
+        items.append(Text(display.safe(result.title), style="bold"))
     if spec.mode == "generate":
         items.append(Text(f"ladder puzzles of {spec.length}-letter words at par {spec.par} in "
                           f"{result.stats.get('dictionary', spec.dictionary.label())}"))

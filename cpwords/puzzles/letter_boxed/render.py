@@ -42,7 +42,7 @@ def render(spec: Any, result: Any) -> Any:
     """A rich renderable of a Letter Boxed result (plain text when piped)."""
     items: list[Any] = []
     if result.title:
-        items.append(Text(result.title, style="bold"))
+        items.append(Text(display.safe(result.title), style="bold"))
     if spec.task == "generate":
         for i, s in enumerate(result.solutions):
             items.append(Text(f"puzzle {i + 1}: {' '.join(x.upper() for x in s.sides or [])}"
@@ -58,7 +58,7 @@ def render(spec: Any, result: Any) -> Any:
         elif result.solutions:
             rows = ((i + 1, " ".join(s.words), len(s.words), s.letters, s.rareness)
                     for i, s in enumerate(result.solutions))
-            items.append(display.make_table(["#", "answer", "words", "letters", "rareness"], rows,
+            items.append(display.make_table(["#", "answer", "words", "letters", "rareness"], rows, what="answers",
                                             justify=["right", "left", "right", "right", "right"]))
         by_words = result.stats.get("count_by_words")
         if by_words:

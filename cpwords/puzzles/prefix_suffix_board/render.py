@@ -42,9 +42,10 @@ def render(spec: Any, result: Result) -> Any:
     """Boards drawn at their coordinates (with their words), counts, and the status line."""
     items: list[Any] = []
     if result.title:
-        items.append(Text(result.title, style="bold"))
+        items.append(Text(display.safe(result.title), style="bold"))
     board = load_board(spec.board)
-    for i, sol in enumerate(result.solutions):
+    shown, hidden = display.screenful(result.solutions, lines_each=len(board_text(board, {}).splitlines()) + 2)
+    for i, sol in enumerate(shown):
         tokens = getattr(sol, "tokens", {})
         items.append(Text(f"board {i + 1}" if len(result.solutions) > 1 else "board", style="bold"))
         items.append(Text(board_text(board, tokens)))
@@ -55,6 +56,8 @@ def render(spec: Any, result: Result) -> Any:
             if difficulty is not None:
                 facts += f" · {difficulty.level} ({difficulty.score:g})"
             items.append(Text(facts))
+    if hidden:
+        items.append(display.more_line(hidden, "boards"))
     if result.count is not None and result.task in ("count_boards", "count_suffix_sets"):
         what = "boards" if result.task == "count_boards" else "suffix placements admitting a board"
         rows = [(f"{what}, modulo symmetry", result.count),

@@ -12,7 +12,7 @@ board (a count test). The few words left are traced on the board by depth-first 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -104,9 +104,18 @@ def active_words(board: Board, index: DictionaryIndex, *, min_letters: int,
     -------
     dict word -> path (tuple of 0-based cell indices).
     """
-    found = {}
-    for word in candidate_words(board, index, min_letters):
+    return active_words_within(board, index, min_letters=min_letters, scoring=scoring)[0]
+
+
+def active_words_within(board: Board, index: DictionaryIndex, *, min_letters: int, scoring: str = "none",
+                        expired: Callable[[], bool] | None = None) -> tuple[dict[str, tuple[int, ...]], bool]:
+    """:func:`active_words`, stopping when ``expired()`` says so (asked every few candidate
+    words: on a big board one word can have thousands of paths); and whether it finished."""
+    found: dict[str, tuple[int, ...]] = {}
+    for k, word in enumerate(candidate_words(board, index, min_letters)):
+        if expired is not None and k % 8 == 0 and expired():
+            return found, False
         path = best_path(board, word, scoring)
         if path is not None:
             found[word] = path
-    return found
+    return found, True

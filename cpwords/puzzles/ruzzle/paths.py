@@ -15,7 +15,7 @@ hash collision can never add a word.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -83,6 +83,15 @@ def enumerate_words(board: Board, dictionary: HashedDictionary, *, min_letters: 
     ValueError
         For a board of more than 16 cells (4 bits a cell in the packed path).
     """
+    found, walked, _ = enumerate_words_within(board, dictionary, min_letters=min_letters, scoring=scoring)
+    return found, walked
+
+
+def enumerate_words_within(board: Board, dictionary: HashedDictionary, *, min_letters: int, scoring: str = "none",
+                           expired: Callable[[], bool] | None = None
+                           ) -> tuple[dict[str, tuple[int, ...]], dict[int, int], bool]:
+    """:func:`enumerate_words`, stopping when ``expired()`` says so (asked between path lengths
+    and every few thousand candidate paths); and whether the walk finished."""
     n = board.size
     if n > MAX_ENUMERATE_CELLS:
         raise ValueError(f"full enumeration handles at most {MAX_ENUMERATE_CELLS} cells")
@@ -102,7 +111,11 @@ def enumerate_words(board: Board, dictionary: HashedDictionary, *, min_letters: 
     k = 1
     while last.size:
         walked[k] = int(last.size)
-        for row in dictionary.maybe(hashes).tolist():
+        if expired is not None and expired():
+            return found, walked, False
+        for j, row in enumerate(dictionary.maybe(hashes).tolist()):
+            if expired is not None and j % 4096 == 4095 and expired():
+                return found, walked, False
             code = int(packed[row])
             path = tuple((code >> (4 * i)) & 15 for i in range(k))
             word = board.word_of(path)
@@ -130,7 +143,7 @@ def enumerate_words(board: Board, dictionary: HashedDictionary, *, min_letters: 
             break
         last, mask, packed, hashes = (np.concatenate(col) for col in zip(*parts, strict=True))
         k += 1
-    return found, walked
+    return found, walked, True
 
 
 def count_paths(rows: int, cols: int) -> dict[int, int]:

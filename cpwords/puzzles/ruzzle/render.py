@@ -13,7 +13,6 @@ from cpwords import display
 #: Terminal style and SVG fill of each bonus square.
 BONUS_STYLE = {"DL": ("black on bright_cyan", "#9fd8f0"), "TL": ("white on blue", "#3a6fd8"),
                "DW": ("black on bright_magenta", "#f2a7d0"), "TW": ("white on red", "#d8413a")}
-MAX_WORDS_SHOWN = 40
 
 
 def _board_rows(spec: Any, result: Any) -> list[list[str]]:
@@ -50,7 +49,7 @@ def render(spec: Any, result: Any) -> Any:
     """A rich renderable of the result."""
     items: list[Any] = []
     if result.title:
-        items.append(Text(result.title, style="bold"))
+        items.append(Text(display.safe(result.title), style="bold"))
     if result.task == "count_paths":
         by_length = result.stats.get("paths_by_length", {})
         rows = [(k, n) for k, n in by_length.items()] + [("2 or more", result.count)]
@@ -59,13 +58,10 @@ def render(spec: Any, result: Any) -> Any:
                                               f"{result.stats.get('cols')} board"))
     else:
         items.append(board_text(spec, result))
-        shown = result.solutions[:MAX_WORDS_SHOWN]
-        if shown:
-            rows = [(s.word, s.score, " ".join(f"{r},{c}" for r, c in s.path)) for s in shown]
-            items.append(display.make_table(["word", "score", "path (row,col)"], rows,
+        if result.solutions:
+            words = ((s.word, s.score, " ".join(f"{r},{c}" for r, c in s.path)) for s in result.solutions)
+            items.append(display.make_table(["word", "score", "path (row,col)"], words, what="words",
                                             justify=["left", "right", "left"]))
-        if len(result.solutions) > len(shown):
-            items.append(Text(f"… and {len(result.solutions) - len(shown):,} more words (--json lists all)"))
         if result.solutions and spec.scoring != "none":
             items.append(Text(f"{len(result.solutions):,} words, {result.objective:,} points ({spec.scoring})"))
     if result.message:

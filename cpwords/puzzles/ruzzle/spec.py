@@ -8,10 +8,13 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import yaml
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
+from cpwords.errors import InputError
 from cpwords.specs import BaseSpec, DictionaryRef, ShapeRef, field_error, letters
 
 if TYPE_CHECKING:
@@ -125,25 +128,31 @@ class RuzzleSpec(BaseSpec):
     def _bonuses_on_board(self) -> RuzzleSpec:
         rows, cols = self.shape()
         seen: dict[tuple[int, int], str] = {}
-        self._bonus = self._bonus_table()  # a layout file is read once, here
+        self._bonus, source = self._bonus_table()  # a layout file is read once, here
         for name, cells in self._bonus.items():
-            for r, c in cells:
+            for i, (r, c) in enumerate(cells):
+                problem = None
                 if not (1 <= r <= rows and 1 <= c <= cols):
-                    raise ValueError(f"bonus {name} at [{r}, {c}] is off the {rows}x{cols} board "
-                                     "(cells are [row, col], 1-based)")
-                if (r, c) in seen:
-                    raise ValueError(f"cell [{r}, {c}] has two bonuses ({seen[(r, c)]} and {name})")
+                    problem = f"bonus {name} at [{r}, {c}] is off the {rows}x{cols} board (cells are [row, col], 1-based)"
+                elif (r, c) in seen:
+                    problem = f"cell [{r}, {c}] has two bonuses ({seen[(r, c)]} and {name})"
+                if problem is not None:
+                    # Blame the cell where it is written: the layout file, or the puzzle's own field.
+                    if source is None:
+                        raise field_error(f"bonuses.{name}[{i}]", problem, [r, c])
+                    raise _layout_error(problem, source, ["bonuses", name, i], value=[r, c])
                 seen[(r, c)] = name
         if self.engine == "enumerate" and rows * cols > 16 and self.task != "count_paths":
             raise field_error("engine", f"engine 'enumerate' walks every path and handles at most 16 cells "
                                         f"(this board has {rows * cols}); use 'trie' or 'active'", self.engine)
         return self
 
-    def _bonus_table(self) -> dict[str, list[tuple[int, int]]]:
+    def _bonus_table(self) -> tuple[dict[str, list[tuple[int, int]]], str | None]:
+        """The bonus cells by name, and the layout file they come from (None: written inline)."""
         if self.bonuses is None:
-            return {}
+            return {}, None
         if isinstance(self.bonuses, dict):
-            return {k: [(int(c[0]), int(c[1])) for c in v] for k, v in self.bonuses.items()}
+            return {k: [(int(c[0]), int(c[1])) for c in v] for k, v in self.bonuses.items()}, None
         from cpwords.geometry import read_shape, shipped_shapes
 
         shipped = shipped_shapes("ruzzle")
@@ -153,16 +162,16 @@ class RuzzleSpec(BaseSpec):
         data, source = read_shape("ruzzle", self.bonuses, field_name="bonuses")
         table = data.get("bonuses")
         if not isinstance(table, dict):
-            raise ValueError(f"{source}: a bonus layout needs a 'bonuses' mapping of DL/TL/DW/TW to cells")
+            raise _layout_error("a bonus layout needs a 'bonuses' mapping of DL/TL/DW/TW to cells", source, [])
         out: dict[str, list[tuple[int, int]]] = {}
         for name, cells in table.items():
             if str(name).upper() not in ("DL", "TL", "DW", "TW"):
-                raise ValueError(f"{source}: unknown bonus {name!r}; use DL, TL, DW or TW")
+                raise _layout_error("unknown bonus; use DL, TL, DW or TW", source, ["bonuses", name], value=name)
             try:
                 out[str(name).upper()] = [(int(r), int(c)) for r, c in cells]
             except (TypeError, ValueError):
-                raise ValueError(f"{source}: bonus {name} cells must be [row, col] pairs") from None
-        return out
+                raise _layout_error("cells must be [row, col] pairs", source, ["bonuses", name]) from None
+        return out, source
 
     def tiles(self) -> list[list[str]]:
         """The grid as rows of tiles (lowercase, folded onto the dictionary's alphabet: ``à`` -> ``a`` in
@@ -185,3 +194,16 @@ class RuzzleSpec(BaseSpec):
     def min_letters(self) -> int:
         """The shortest word that counts, after applying the scoring's default."""
         return self.min_word_length or DEFAULT_MIN_LENGTH[self.scoring]
+
+
+def _layout_error(message: str, source: str, loc: list[Any], **fields: Any) -> InputError:
+    """An error in a bonus layout file, naming that file, the line and the field (not the puzzle's)."""
+    from cpwords.specs import _line_of, _Loader
+
+    line = None
+    try:
+        line = _line_of(yaml.compose(Path(source).read_text(encoding="utf-8"), Loader=_Loader), loc)
+    except (OSError, yaml.YAMLError, ValueError):
+        pass
+    field = ".".join(f"[{s}]" if isinstance(s, int) else str(s) for s in loc).replace(".[", "[") or None
+    return InputError(message, source=source, line=line, field=field, **fields)

@@ -37,7 +37,7 @@ def render(spec: Any, result: Any) -> Any:
     """A rich renderable of the result (plain text when piped)."""
     items: list[Any] = []
     if result.title:
-        items.append(Text(result.title, style="bold"))
+        items.append(Text(display.safe(result.title), style="bold"))
     for i, s in enumerate(result.solutions):
         if spec.task == "generate":
             items.append(Text(f"hive {i + 1}: {s.letters.upper()} (centre {s.center.upper()})  ·  "
@@ -50,10 +50,8 @@ def render(spec: Any, result: Any) -> Any:
             items.append(Text(f"words: {shown}", style="dim"))
         else:
             rows = [(w + (" ★" if w in s.pangrams else ""), p) for w, p in zip(s.words, s.points, strict=True)]
-            items.append(display.make_table(["word", "points"], rows[:200], justify=["left", "right"],
+            items.append(display.make_table(["word", "points"], rows, justify=["left", "right"], what="words",
                                             title=f"{len(s.words)} words, {s.total} points"))
-            if len(rows) > 200:
-                items.append(Text(f"… and {len(rows) - 200} more (--json lists them all)"))
             items.append(display.make_table(["rank", "points"], list(s.ranks.items()), justify=["left", "right"]))
     if result.message:
         items.append(Text(result.message))

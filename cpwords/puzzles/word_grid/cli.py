@@ -98,5 +98,18 @@ def run(args: argparse.Namespace) -> int:
         data["par"] = args.par
     if getattr(args, "dict_option", None):  # the spec's letters are checked in the dictionary's alphabet
         data["dictionary"] = args.tools.dictionary_option(args.dict_option).model_dump(mode="json", exclude_defaults=True)
-    spec = parse_spec(data, source="command line")
-    return solve_and_print([spec], args)
+    try:
+        return solve_and_print([parse_spec(data, source="command line")], args)
+    except InputError as exc:
+        # Fields filled from an option of another name, or from a file: blame what the user wrote.
+        top = (exc.field or "").split(".")[0].split("[")[0]
+        if top == "count" and args.generate is not None:
+            raise InputError(exc.message, field="--generate", value=args.generate) from None
+        if top == "count" and args.puzzle is not None:
+            raise InputError(exc.message, field="--puzzle", value=args.puzzle) from None
+        files = {"given": ("--fill", args.fill) if args.fill else ("--answer", args.answer),
+                 "scrambled": ("--unscramble", args.unscramble)}
+        if top in files and files[top][1]:
+            flag, name = files[top]
+            raise InputError(exc.message, source=name, field=flag) from None
+        raise

@@ -41,11 +41,13 @@ def render(spec: Any, result: Any) -> Any:
     terminal = display.is_terminal()
     items: list[Any] = []
     if result.title:
-        items.append(Text(result.title, style="bold"))
+        items.append(Text(display.safe(result.title), style="bold"))
     if getattr(spec, "task", None) == "unscramble" and spec.scrambled:
         items.append(Text("scrambled:"))
         items.append(grid_text(spec.scrambled, terminal=terminal))
-    for k, sol in enumerate(result.solutions):
+    shown, hidden = display.screenful(result.solutions, lines_each=len(result.solutions[0].rows) + 2
+                                      if result.solutions else 1)
+    for k, sol in enumerate(shown):
         if k or items:
             items.append(Text(""))
         head = f"grid {k + 1}" if len(result.solutions) > 1 else "grid"
@@ -61,6 +63,8 @@ def render(spec: Any, result: Any) -> Any:
         items.append(grid_text(sol.rows, terminal=terminal))
         if sol.swaps:
             items.append(Text("swaps: " + ", ".join(f"[{a[0]},{a[1]}]<->[{b[0]},{b[1]}]" for a, b in sol.swaps)))
+    if hidden:
+        items.append(display.more_line(hidden, "grids"))
     if result.stats.get("raw_count") is not None and result.count is not None:
         items.append(Text(f"grids modulo symmetry: {result.count:,}; all grids: {result.stats['raw_count']:,}"))
     if result.message:

@@ -14,17 +14,20 @@ from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem, cached_index, s
 
 def words(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     """Every word on the board with its best-scoring path and its points, from every path of the board."""
-    from cpwords.puzzles.ruzzle.paths import HashedDictionary, enumerate_words
+    from cpwords.puzzles.ruzzle.paths import HashedDictionary, enumerate_words_within
 
     lexicon = problem.lexicon
     assert lexicon is not None
     t0 = time.perf_counter()
     index, _ = cached_index("enumerate", lexicon, lambda: HashedDictionary(lexicon))
     t1 = time.perf_counter()
-    found, walked = enumerate_words(problem.board, index, min_letters=spec.min_letters(), scoring=spec.scoring)
+    found, walked, complete = enumerate_words_within(problem.board, index, min_letters=spec.min_letters(),
+                                                     scoring=spec.scoring, expired=budget.expired)
     stats = {"index_s": round(t1 - t0, 6), "search_s": round(time.perf_counter() - t1, 6),
              "paths_walked": sum(walked.values())}
-    return Found(answers=scored(problem.board, found, spec.scoring), stats=stats)
+    result = Found(answers=scored(problem.board, found, spec.scoring), count=None if complete else len(found),
+                   stats=stats)
+    return result if complete else result.stop(budget.reason)
 
 
 def count_paths(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:

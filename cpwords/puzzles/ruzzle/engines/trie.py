@@ -42,7 +42,7 @@ def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
         board, stats = best_of_chains(spec, problem.board, problem.lexicon, budget, chains)
     else:
         board, stats = search_board(spec, problem.board, problem.lexicon, budget)
-    found = words(RuzzleProblem(board, problem.lexicon), spec, budget)
+    found = words(RuzzleProblem(board, problem.lexicon), spec, Budget(None))  # the best board's words: all
     found.stats = stats | found.stats | {"grid": board.row_strings()}
     found.complete = False
     found.stopped = "heuristic"

@@ -1,0 +1,231 @@
+"""Printing results without holding the output: streamed text, streamed JSON, ``--out FILE``,
+and a closed pipe that ends the work.
+
+A list of answers can be millions long. Piped, its rows go out as plain lines while they are
+formatted (:class:`cpwords.display.PlainTable`); on a terminal a screenful is shown with the
+number left out; ``--json`` writes one answer at a time (the same JSON ``json.dumps(...,
+indent=2)`` of the whole model would give, without building it); ``--out FILE`` keeps everything
+in a file. When the reader of a pipe goes away (``| head -1``), the run is stopped at once and the
+command ends quietly with exit code 0, as ``head`` asked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import stat
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from rich.console import Console, Group
+from rich.text import Text
+
+from cpwords import display
+from cpwords.errors import InputError
+
+#: The reason a run's budget is stopped with when stdout's reader has gone.
+OUTPUT_CLOSED = "output_closed"
+
+
+def emit(renderable: Any, file: IO[str] | None = None) -> None:
+    """Print a kind's rendering: each part of a :class:`~rich.console.Group` in turn, a
+    :class:`~cpwords.display.PlainTable` line by line (rich would first render every row), and
+    piped text as it is (what rich writes for it, without rich's cost: ten thousand grids)."""
+    if isinstance(renderable, Group):
+        for part in renderable.renderables:
+            emit(part, file)
+        return
+    console = display.console()
+    out = file or console.file
+    if isinstance(renderable, Text) and not console.is_terminal:
+        out.write(renderable.plain + "\n")
+        return
+    if isinstance(renderable, display.PlainTable):
+        batch: list[str] = []
+        for line in renderable.lines():
+            batch.append(line)
+            if len(batch) >= 4096:
+                out.write("\n".join(batch) + "\n")
+                batch.clear()
+        if batch:
+            out.write("\n".join(batch) + "\n")
+        return
+    display.console().print(renderable)
+
+
+class JsonWriter:
+    """Writes results as ``json.dumps(payload, indent=2)`` would (one result: the object; a
+    batch: a list), one answer at a time, as the results come.
+
+    >>> import io
+    >>> from cpwords.results import Result
+    >>> out = io.StringIO()
+    >>> with JsonWriter(out, batch=False) as w:
+    ...     w.write(Result(kind="demo", status="optimal", engine="native"))
+    >>> json.loads(out.getvalue())["status"]
+    'optimal'
+    """
+
+    def __init__(self, file: IO[str], *, batch: bool) -> None:
+        self.file, self.batch, self.written = file, batch, 0
+
+    def __enter__(self) -> JsonWriter:
+        if self.batch:
+            self.file.write("[")
+        return self
+
+    def write(self, result: Any) -> None:
+        """Write one result (after the ones before it); a plain mapping (a bad document's error
+        in a batch) as it is."""
+        indent = "  " if self.batch else ""
+        if self.batch:
+            self.file.write(",\n" if self.written else "\n")
+            self.file.write(indent)
+        if isinstance(result, dict):
+            self.file.write(_indented(json.dumps(result, indent=2), indent))
+            self.written += 1
+            return
+        fields = result.model_dump(mode="json", exclude={"solutions"})
+        names = list(type(result).model_fields)
+        self.file.write("{")
+        for k, name in enumerate(names):
+            self.file.write(",\n" if k else "\n")
+            self.file.write(f'{indent}  {json.dumps(name)}: ')
+            if name == "solutions":
+                self._solutions(result.solutions, indent + "  ")
+            else:
+                self.file.write(_indented(json.dumps(fields[name], indent=2), indent + "  "))
+        self.file.write(f"\n{indent}}}")
+        self.written += 1
+
+    def _solutions(self, solutions: Sequence[Any], indent: str) -> None:
+        if not solutions:
+            self.file.write("[]")
+            return
+        self.file.write("[")
+        inner = indent + "  "
+        for k, solution in enumerate(solutions):
+            self.file.write(",\n" if k else "\n")
+            self.file.write(inner + _indented(solution.model_dump_json(indent=2), inner))
+        self.file.write(f"\n{indent}]")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.batch:
+            self.file.write("\n]" if self.written else "]")
+        self.file.write("\n")
+        self.file.flush()
+
+
+def _indented(text: str, indent: str) -> str:
+    return text.replace("\n", "\n" + indent) if indent else text
+
+
+def out_target(name: str | None, *, force: bool, inputs: Sequence[Path]) -> Path | None:
+    """The ``--out`` file, checked before anything is solved: never an input, never an existing
+    file without ``--force``, in a folder that exists."""
+    if not name:
+        return None
+    target = Path(name)
+    if target.is_dir():
+        raise InputError("is a folder; give a file name", source=name, field="--out")
+    if any(target.resolve() == p.resolve() for p in inputs):
+        raise InputError("refusing to write over an input file", source=name, field="--out")
+    if target.exists() and not force:
+        raise InputError("file exists; pass --force to replace it", source=name, field="--out")
+    if target.exists() and not target.is_file():
+        raise InputError("is not a regular file", source=name, field="--out")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError("folder does not exist", source=name, field="--out")
+    return target
+
+
+class OutFile:
+    """``--out FILE``: every result in full, JSON when FILE ends in ``.json``, else the text a
+    pipe gets. Written to ``FILE.part`` and renamed at the end, so that an interrupted run never
+    leaves half a file under the name asked for."""
+
+    def __init__(self, target: Path, *, batch: bool) -> None:
+        self.target, self.batch = target, batch
+        self.json = target.suffix.lower() == ".json"
+        self.part = target.with_name(target.name + ".part")
+        try:
+            self.file: IO[str] = open(self.part, "w", encoding="utf-8")  # closed in finish
+        except OSError as exc:
+            raise InputError(f"cannot write there ({exc.strerror or exc})", source=str(target), field="--out") from None
+        self.console = Console(file=self.file, force_terminal=False, highlight=False, soft_wrap=True, width=200)
+        self.writer = JsonWriter(self.file, batch=batch).__enter__() if self.json else None
+        self.count = 0
+
+    def add(self, kind: Any, spec: Any, result: Any) -> None:
+        """Write one result."""
+        if self.writer is not None:
+            self.writer.write(result)
+        else:
+            with display.using_console(self.console):
+                if self.count:
+                    self.file.write("\n")
+                emit(kind.render_module().render(spec, result), self.file)
+        self.count += 1
+
+    def add_error(self, error: Any, entry: dict[str, Any]) -> None:
+        """Write a bad document's error in its place (``entry`` in JSON, its one line in text)."""
+        if self.writer is not None:
+            self.writer.write(entry)
+        else:
+            self.file.write(("\n" if self.count else "") + f"cpwords: error: {error.one_line()}\n")
+        self.count += 1
+
+    def finish(self) -> None:
+        """Close the file and give it its name."""
+        if self.writer is not None:
+            self.writer.__exit__(None, None, None)
+        self.file.close()
+        os.replace(self.part, self.target)
+        print(f"wrote {self.target}", file=sys.stderr)
+
+    def abandon(self) -> None:
+        """Close and remove the partial file (the run failed or was interrupted)."""
+        self.file.close()
+        self.part.unlink(missing_ok=True)
+
+
+@contextmanager
+def stop_when_output_closed(budget: Any) -> Iterator[None]:
+    """While inside, a watcher thread stops ``budget`` (reason :data:`OUTPUT_CLOSED`) as soon as
+    stdout is a pipe whose reader has gone (``| head -1`` after its line): the work ends at
+    once instead of running to its end for nobody. Only on POSIX, only for pipes."""
+    try:
+        fd = sys.stdout.fileno()
+        piped = stat.S_ISFIFO(os.fstat(fd).st_mode)
+    except (OSError, ValueError, AttributeError):
+        piped = False
+    if not piped or not hasattr(select, "poll"):
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        poller = select.poll()
+        poller.register(fd, 0)  # only the events always reported: POLLERR, POLLHUP
+        while not done.is_set():
+            try:
+                events = poller.poll(200)
+            except OSError:
+                return
+            if any(ev & (select.POLLERR | select.POLLHUP) for _, ev in events):
+                budget.stop(OUTPUT_CLOSED)
+                return
+
+    watcher = threading.Thread(target=watch, name="cpwords-stdout", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join(timeout=1.0)

@@ -1,0 +1,313 @@
+"""Every command and snippet of README.md and docs/*.md runs, and shows what the doc shows.
+
+A small collector of fenced blocks (no extra tool):
+
+- ``cpwords …`` lines of shell blocks run as a user runs them, in a folder holding a copy of
+  ``examples/``; under ``$ command`` in a ``console`` block (or a plain block) the lines shown are
+  the expected output, where ``…`` stands for any text and timings (``0.2 s``, ``"wall_s":0.3``)
+  for any figure. A synopsis (``[--flag]``, ``A | B``, ``NAME``) is checked against ``--help``: its
+  command exists and has every option it names.
+- ``curl`` lines of docs/serve.md run against a ``cpwords serve --port 0`` started for the test.
+- ``python`` blocks run as scripts (``python FILE.py``), the way a reader saves and runs them.
+- ``yaml`` blocks with ``kind:`` are valid puzzles; ``dictionary:`` lines are valid dictionaries.
+
+A doc provides a file its commands need with a comment the reader does not see: ``<!-- file:
+NAME`` followed by the file's lines and ``-->``; or ``<!-- file: NAME -->`` just above a fenced
+block, whose text becomes the file.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+#: Words of a synopsis that stand for what the user types.
+PLACEHOLDERS = {"START", "TARGET", "NAME", "FILE", "WORD", "KIND", "ROW", "SIDE", "PUZZLE.yaml", "N", "L", "S",
+                "LIMIT", "NAME|FILE", "COMMAND", "T", "MB"}
+#: Commands that cannot run in a test; their options are still checked against --help.
+NOT_RUN = re.compile(r"cpwords serve\b|--cluster tcp://|pip install|apt-get|npm ")
+
+
+@dataclass
+class Block:
+    doc: Path
+    line: int
+    lang: str
+    text: str
+    files: dict[str, str] = field(default_factory=dict)  # files the doc provides before this block
+
+    @property
+    def where(self) -> str:
+        return f"{self.doc.relative_to(ROOT)}:{self.line}"
+
+
+def blocks(doc: Path) -> list[Block]:
+    """The fenced blocks of ``doc``, each with the files the doc provided above it."""
+    lines = doc.read_text(encoding="utf-8").split("\n")
+    out: list[Block] = []
+    files: dict[str, str] = {}
+    i = 0
+    while i < len(lines):
+        hidden = re.match(r"^<!-- file: (\S+)\s*$", lines[i])
+        if hidden:
+            end = lines.index("-->", i)
+            files[hidden.group(1)] = "\n".join(lines[i + 1:end]) + "\n"
+            i = end + 1
+            continue
+        fence = re.match(r"^(\s*)```(\S*)\s*$", lines[i])
+        if fence:
+            indent = len(fence.group(1))
+            end = i + 1
+            while not re.match(r"^\s*```\s*$", lines[end]):
+                end += 1
+            text = "\n".join(x[indent:] for x in lines[i + 1:end])
+            shown = re.match(r"^<!-- file: (\S+) -->$", lines[i - 1].strip()) if i else None
+            if shown:
+                files[shown.group(1)] = text + "\n"
+            out.append(Block(doc, i + 1, fence.group(2), text, dict(files)))
+            i = end + 1
+            continue
+        i += 1
+    return out
+
+
+ALL = [b for doc in DOCS for b in blocks(doc)]
+
+
+@dataclass
+class Command:
+    block: Block
+    text: str
+    expected: str | None  # the output the doc shows, None when it shows none
+
+
+def commands(block: Block) -> list[Command]:
+    """The commands of a shell block: ``$ cmd`` lines with the output under them, or bare lines."""
+    if block.lang not in ("", "console", "bash", "sh", "shell"):
+        return []
+    lines = block.text.split("\n")
+    if block.lang == "console" or any(x.startswith("$ ") for x in lines):
+        out: list[Command] = []
+        i = 0
+        while i < len(lines):
+            if not lines[i].startswith("$ "):
+                i += 1
+                continue
+            text = lines[i][2:]
+            while text.rstrip().endswith(("\\", "|")):
+                i += 1
+                text = text.rstrip().removesuffix("\\") + " " + lines[i].strip()
+            i += 1
+            shown = []
+            while i < len(lines) and not lines[i].startswith("$ "):
+                shown.append(lines[i])
+                i += 1
+            expected = "\n".join(shown).strip("\n")
+            out.append(Command(block, text, expected or None))
+        return out
+    return [Command(block, re.sub(r"\s{2,}#.*$", "", x).strip(), None) for x in lines
+            if x.strip().startswith(("cpwords ", ".venv/bin/cpwords"))]
+
+
+CLI = [c for b in ALL for c in commands(b) if re.match(r"^(\S*/)?cpwords ", c.text)]
+CURL = [c for b in ALL for c in commands(b) if "curl " in c.text]
+PYTHON = [b for b in ALL if b.lang == "python"]
+YAML = [b for b in ALL if b.lang == "yaml"]
+
+
+def _synopsis(text: str) -> bool:
+    words = shlex.split(text, comments=True) if text.count("'") % 2 == 0 else text.split()
+    return any(w in PLACEHOLDERS or "[" in w or w == "|" or "…" in w for w in words) or bool(NOT_RUN.search(text))
+
+
+@functools.cache
+def _commands() -> frozenset[str]:
+    """The commands of ``cpwords``."""
+    import argparse
+
+    from cpwords.cli import build_parser
+
+    subs = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    return frozenset(subs[0].choices)
+
+
+@functools.cache
+def _help(argv: tuple[str, ...]) -> str:
+    run = subprocess.run([sys.executable, "-m", "cpwords", *argv, "--help"], capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert run.returncode == 0, (argv, run.stderr)
+    return run.stdout
+
+
+def _check_synopsis(command: Command) -> None:
+    """The command exists and every --option it names is in its --help."""
+    text = re.sub(r"^\S*/cpwords", "cpwords", command.text)
+    sub = ""
+    for alternative in re.split(r"\s\|\s(?=[a-z])", text.split("#")[0]):
+        words = alternative.split()
+        if words[0] == "cpwords":
+            words = words[1:]
+        if words[0] not in _commands():  # 'cpwords dict list | info NAME': 'info' is another dict command
+            words = [sub, *words]
+        sub = words[0]
+        path = [sub]
+        if sub == "dict" and len(words) > 1:
+            assert re.search(rf"\b{words[1]}\b", _help(("dict",)).split("positional arguments")[-1]), \
+                f"{command.block.where}: 'cpwords dict {words[1]}' does not exist"
+            path.append(words[1])
+        elif path == ["dict"]:
+            continue
+        helptext = _help(tuple(path))
+        for option in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", alternative):
+            assert option in helptext, f"{command.block.where}: '{' '.join(path)}' has no option {option}"
+
+
+def _matches(expected: str, actual: str) -> bool:
+    """``actual`` shows what ``expected`` shows: ``…`` (or ``...``) is any text, timings are any figure, and
+    line breaks and runs of spaces count as one space."""
+    def norm(text: str) -> str:
+        return " ".join(text.replace("\n", " ").split())
+
+    pattern = ""
+    for part in re.split(r"(…|\.\.\.|\d+\.\d+ s\b|\"\w+_s\":\d+\.\d+|\"seconds\":\d+\.\d+)", norm(expected)):
+        if part in ("…", "..."):
+            pattern += ".*?"
+        elif re.fullmatch(r"\d+\.\d+ s", part):
+            pattern += r"\d+(\.\d+)? s"
+        elif re.fullmatch(r"\"\w+\":\d+\.\d+", part):
+            pattern += re.escape(part.split(":")[0]) + r":\d+(\.\d+)?"
+        else:
+            pattern += r"\s*".join(re.escape(word) for word in part.split(" "))
+    return re.fullmatch(pattern, norm(actual), re.S) is not None
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    return tmp_path
+
+
+def _provide(block: Block, folder: Path) -> None:
+    for name, text in block.files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", CLI, ids=lambda c: f"{c.block.where}:{c.text[:40]}")
+def test_doc_command(command: Command, folder: Path) -> None:
+    if _synopsis(command.text):
+        _check_synopsis(command)
+        return
+    _provide(command.block, folder)
+    argv = shlex.split(re.sub(r"^\S*/cpwords", "cpwords", command.text), comments=True)
+    run = subprocess.run([sys.executable, "-m", "cpwords", *argv[1:]], capture_output=True, text=True, cwd=folder,
+                         timeout=600, check=False, env={**os.environ, "COLUMNS": "100"})
+    assert "Traceback" not in run.stderr, (command.block.where, run.stderr[-3000:])
+    errors = command.expected is not None and command.expected.startswith("cpwords: error")
+    assert run.returncode == (2 if errors else 0), (command.block.where, command.text, run.stderr[-2000:])
+    if command.expected is not None:
+        actual = run.stderr if errors else run.stdout
+        assert _matches(command.expected, actual), f"{command.block.where}: shows\n{command.expected}\ngot\n{actual}"
+
+
+@pytest.fixture(scope="module")
+def server() -> object:
+    pytest.importorskip("uvicorn")
+    if shutil.which("curl") is None:
+        pytest.skip("curl is not installed")
+    proc = subprocess.Popen([sys.executable, "-m", "cpwords", "serve", "--port", "0", "--workers", "1"],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    assert proc.stderr is not None
+    port = re.search(r":(\d+)/", proc.stderr.readline()).group(1)  # type: ignore[union-attr]
+    yield f"127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=15)
+
+
+def test_doc_curl_examples(server: str) -> None:
+    """The API examples of docs/serve.md, in order (a job's id comes from its answer)."""
+    assert CURL, "docs/serve.md shows no curl example"
+    job_id = None
+    for command in CURL:
+        text = command.text.replace("localhost:8000", server)
+        doc_id = re.search(r"/api/jobs/([\w-]+)", command.text)
+        if doc_id and job_id:
+            text = text.replace(doc_id.group(1), job_id)
+        if "/events" in text:
+            text = text.replace("curl -s -N", "curl -s -N --max-time 3")
+        text = text.replace("curl -s", "curl -s -w '\\nHTTP %{http_code}'", 1)
+        expected = command.expected or ""
+        for _ in range(40):  # a job's progress shows once its first shard is done: ask again until then
+            run = subprocess.run(["bash", "-c", text], capture_output=True, text=True, timeout=120, check=False)
+            body, _, status = run.stdout.rpartition("\nHTTP ")
+            if "-X" in text or "/events" in text or '"progress":null' not in body:
+                break
+            time.sleep(0.25)
+        shown_status = re.search(r"^HTTP (\d+)$", expected, re.M)
+        ok = status.strip() == shown_status.group(1) if shown_status else status.strip().startswith("2")
+        assert ok or "/events" in text, \
+            (command.block.where, command.text, run.stdout[-1000:])
+        expected = re.sub(r"^HTTP \d+\n", "", expected, flags=re.M)
+        new_id = re.search(r'"id":"([\w-]+)"', body)
+        if "/api/jobs" in text and "-X POST" in text and new_id:
+            job_id = new_id.group(1)
+            expected = expected.replace(re.search(r'"id":"([\w-]+)"', expected).group(1), job_id)  # type: ignore[union-attr]
+        elif job_id and doc_id:
+            expected = expected.replace(doc_id.group(1), job_id)
+        if "/events" in text:
+            body = body.split("\n\n")[0]
+            expected = expected.split("\n\n")[0]
+        assert _matches(expected, body), f"{command.block.where}: shows\n{expected}\ngot\n{body[:3000]}"
+
+
+@pytest.mark.parametrize("block", PYTHON, ids=lambda b: b.where)
+def test_doc_python_snippet(block: Block, folder: Path) -> None:
+    """Saved as a script and run, as a reader would."""
+    _provide(block, folder)
+    script = folder / "snippet.py"
+    script.write_text(block.text + "\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=folder, timeout=600,
+                         check=False)
+    assert run.returncode == 0, (block.where, run.stderr[-3000:])
+
+
+@pytest.mark.parametrize("block", YAML, ids=lambda b: b.where)
+def test_doc_yaml(block: Block, folder: Path) -> None:
+    from cpwords.puzzles.loading import loads_specs
+    from cpwords.specs import DictionaryRef
+
+    _provide(block, folder)
+    if re.search(r"^kind:", block.text, re.M):
+        assert loads_specs(block.text, source=block.where, base_dir=folder / "examples")
+        return
+    dictionaries = [line for line in block.text.split("\n") if line.startswith("dictionary:")]
+    for line in dictionaries:
+        value = yaml.safe_load(line)["dictionary"]
+        if isinstance(value, dict) and "path" in value:
+            value = {**value, "path": str(folder / "examples" / "words.txt")}
+            (folder / "examples" / "words.txt").write_text("cold\nwarm\n")
+        DictionaryRef.model_validate(value, context={"base_dir": folder})
+    if not dictionaries:  # a shape: a board (nodes, edges) or a grid (rows)
+        from cpwords.geometry import parse_board, parse_grid
+
+        data = yaml.safe_load(block.text.replace("…", ""))
+        if "rows" in data:
+            parse_grid(data, name="doc", source=block.where)
+        else:
+            parse_board(data, name="doc", source=block.where)
+
+
+def test_the_collector_finds_the_docs_blocks() -> None:
+    assert len(CLI) >= 20 and len(PYTHON) >= 3 and len(YAML) >= 8 and len(CURL) >= 8
