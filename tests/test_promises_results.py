@@ -35,14 +35,21 @@ targett: warm
 """
 
 
+def _line_of(text: str) -> int:
+    """The line of BATCH where ``text`` stands (errors name the line of the field at fault)."""
+    return next(i for i, line in enumerate(BATCH.splitlines(), 1) if line.startswith(text))
+
+
 def test_a_batch_solves_every_good_document_and_names_each_bad_one(tmp_path: Path) -> None:
     path = tmp_path / "batch.yaml"
     path.write_text(BATCH)
     run = cpwords("solve", str(path))
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
     errors = run.stderr.splitlines()
-    assert errors == [f"cpwords: error: {path}:4: field 'target', value 'xyzq': not a word of scowl-70",
-                      f"cpwords: error: {path}:15: field 'targett', value 'warm': unknown field; allowed fields: "
+    assert errors == [f"cpwords: error: {path}:{_line_of('target: xyzq')}: field 'target', value 'xyzq': "
+                      "not a word of scowl-70",
+                      f"cpwords: error: {path}:{_line_of('targett')}: field 'targett', value 'warm': unknown field; "
+                      "allowed fields: "
                       + errors[1].split("allowed fields: ")[-1]], errors
     assert run.stdout.count("engine native") == 2  # the first and the third are solved and shown
     assert "cold" in run.stdout and "warm" in run.stdout
@@ -55,8 +62,10 @@ def test_a_batch_in_json_has_an_entry_with_its_error_for_each_bad_document(tmp_p
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
     entries = json.loads(run.stdout)
     assert [e["status"] for e in entries] == ["optimal", "error", "optimal", "error"]
-    assert entries[1]["line"] == 4 and entries[1]["field"] == "target" and "xyzq" in entries[1]["error"]
-    assert entries[3]["line"] == 15 and entries[3]["source"] == str(path) and entries[3]["field"] == "targett"
+    assert entries[1]["line"] == _line_of("target: xyzq") and entries[1]["field"] == "target"
+    assert "xyzq" in entries[1]["error"]
+    assert entries[3]["line"] == _line_of("targett") and entries[3]["source"] == str(path)
+    assert entries[3]["field"] == "targett"
     assert entries[2]["solutions"][0]["words"][0] == "cold"
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import heapq
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -110,6 +110,7 @@ class _Climber:
         self.numpy_hood = Neighbourhood(self.scorer, self.alphabet)
         self.compiled_hood: CompiledNeighbourhood | None = None
         self.cap = spec.iterations
+        self.tick: Callable[[], None] | None = None  # progress by time (see :func:`search_board`)
         self.perms = symmetries(start, spec.scoring)
         self.rng = random.Random(spec.seed)
         weights = [LETTER_FREQUENCIES.get(t, 0.05) for t in self.alphabet]
@@ -136,7 +137,10 @@ class _Climber:
         return self.hood().scores([board])[1]
 
     def spent(self) -> bool:
-        """The budget is spent, or the boards the spec allows are scored."""
+        """The budget is spent, or the boards the spec allows are scored (and, climbing until the
+        time limit, the progress reporter hears how much of the time has passed)."""
+        if self.tick is not None:
+            self.tick()
         return self.budget.expired() or (self.cap is not None and self.scored >= self.cap)
 
     def climb(self, target: int | None) -> tuple[Tiles, int, int]:
@@ -239,7 +243,11 @@ def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[
     limit = spec.climbs if spec.climbs is not None else (None if budget.left() is not None else 1)
     values: list[int] = []
     rounds = 0
-    with budget.progress("hill climbing towards a high-scoring board", total=limit) as advance:
+    by_time = limit is None and budget.deadline is not None
+    with budget.progress("hill climbing towards a high-scoring board",
+                         total=PROGRESS_STEPS if by_time else limit) as advance:
+        if by_time:  # no number of climbs: the share of the time limit used is the progress
+            climber.tick = _time_ticker(budget, advance)
         while (limit is None or len(values) < limit) and not climber.spent():
             if spec.target is not None and best_value >= spec.target:
                 break
@@ -248,7 +256,8 @@ def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[
             rounds += n
             if value > best_value:
                 best, best_value, reached = tiles, value, time.perf_counter() - t0
-            advance(1)
+            if not by_time:
+                advance(1)
     # Cut short: a climb the spec asked for (``climbs``, or the one climb without a time limit)
     # was stopped by the time limit or a stop request; climbing until the time limit is not.
     cut = budget.expired() and (spec.climbs is not None or budget.left() is None)
@@ -259,6 +268,25 @@ def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[
              "compiled": climber.compiled_hood is not None,
              "stopped_by_time": bool(stopped)}
     return start.with_tiles(best), stats
+
+
+#: Steps of the progress bar of a climb that runs until the time limit.
+PROGRESS_STEPS = 100
+
+
+def _time_ticker(budget: Budget, advance: Any) -> Any:
+    """A callback that advances the progress bar to the share of the time limit used so far."""
+    assert budget.deadline is not None
+    start, end = budget.start, budget.deadline
+    shown = [0]
+
+    def tick() -> None:
+        now = min(PROGRESS_STEPS, int(PROGRESS_STEPS * (time.monotonic() - start) / max(1e-9, end - start)))
+        if now > shown[0]:
+            advance(now - shown[0])
+            shown[0] = now
+
+    return tick
 
 
 def search_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[Board, dict[str, Any]]:
