@@ -103,7 +103,10 @@ def run(args: argparse.Namespace) -> int:
           file=sys.stderr)
     server = uvicorn.Server(uvicorn.Config(create_app(config), host=config.host, port=port, log_level="warning",
                                            proxy_headers=True, timeout_graceful_shutdown=3, limit_concurrency=512))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it caught again once it has shut down
+        pass
     return 0
 
 
