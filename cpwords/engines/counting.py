@@ -30,11 +30,11 @@ import sys
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from cpwords.engines.budget import Budget
-from cpwords.engines.parallel import parallel_map
+from cpwords.engines.parallel import MapRun, parallel_map
 
 J = TypeVar("J", bound=Hashable)
 
@@ -113,14 +113,11 @@ class Counted(Generic[J]):
 
 
 @dataclass
-class PoolRun:
-    """How a :meth:`CountingPool.counts` run ended: whether every job was counted, why not."""
+class PoolRun(MapRun):
+    """How a :meth:`CountingPool.counts` run ended (:class:`~cpwords.engines.parallel.MapRun`:
+    whether every job was counted, why not, ``done`` jobs), and the seconds spent counting."""
 
-    complete: bool = True
-    stopped: str | None = None
-    jobs: int = 0
     counter_s: float = 0.0
-    stats: dict[str, Any] = field(default_factory=dict)
 
 
 _BUILD: Callable[[Any], Cnf] | None = None
@@ -188,14 +185,14 @@ class CountingPool(Generic[J]):
         try:
             for _, done in mapped:
                 for counted in done:
-                    run.jobs += 1
+                    run.done += 1
                     run.counter_s += counted.seconds
                     yield counted
                 if advance is not None:
                     advance(len(done))
         finally:
             run.complete, run.stopped = mapped.run.complete, mapped.run.stopped
-            run.stats = {"counter_s": round(run.counter_s, 6), "counts": run.jobs, "workers": mapped.workers}
+            run.stats = {"counter_s": round(run.counter_s, 6), "counts": run.done, "workers": mapped.workers}
 
 
 def _demo_cnf(n: int) -> Cnf:
