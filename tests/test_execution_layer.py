@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import alive, descendants, shared_file
@@ -133,26 +134,38 @@ def _cli(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def grid_count_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The 7×7 Gridle count with distinct words (thousands of terms, the big ones on two workers of
-    the layer), on the first 5,000 words of the game's 7-letter list: seconds, not minutes."""
-    words = shared_file("gridle-words-7.txt").read_text(encoding="utf-8").split()[:5000]
-    folder = tmp_path_factory.mktemp("grid7")
-    (folder / "words.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
-    spec = folder / "count.yaml"
-    spec.write_text("kind: word_grid\nshape: gridle-7x7\ntask: count\nworkers: 2\n"
-                    "dictionary: {path: words.txt}\n", encoding="utf-8")
+    """The 7×7 Gridle count with distinct words on common-5k (2,152 terms, the two biggest on two
+    workers of the layer, the rest in the command's own process): seconds, not minutes."""
+    spec = tmp_path_factory.mktemp("grid7") / "count.yaml"
+    spec.write_text("kind: word_grid\nshape: gridle-7x7\ntask: count\nworkers: 2\ndictionary: common-5k\n",
+                    encoding="utf-8")
     return spec
 
 
-def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_spec: Path) -> None:
+def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_spec: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The CLI's signal watcher once took the SIGTERM of a pool's worker for the user's Ctrl-C (exit
-    130 on a count nobody interrupted). Ten runs, text and --json, all exact."""
+    130 on a count nobody interrupted). Ten runs, text and --json, each starting and ending several
+    pools of workers under the watcher, all exact."""
     from concurrent.futures import ThreadPoolExecutor
 
     import cpwords
+    from cpwords.puzzles.word_grid import count
 
-    reference = cpwords.solve(cpwords.load(grid_count_spec)[0], workers=1)  # no worker process at all
+    # The reference runs in this process with no worker at all; it also lists the terms that go to a
+    # pool with two workers (the rule of count._run_plan), so that every run below starts several.
+    pooled = []
+    run_plan = count._run_plan
+
+    def spy(plan: Any, budget: Any, workers: int, on_partial: Any = None) -> int:
+        pooled.append(plan.leaves >= 4 * 2 and plan.seconds >= count.POOL_MIN_SECONDS)
+        return run_plan(plan, budget, workers, on_partial)
+
+    monkeypatch.setattr(count, "_run_plan", spy)
+    reference = cpwords.solve(cpwords.load(grid_count_spec)[0], workers=1)
+    monkeypatch.undo()
     assert reference.count_exact and reference.count
+    assert len(pooled) > 1000 and sum(pooled) >= 2, (len(pooled), sum(pooled))
     raw = reference.stats["raw_count"]
     # Two commands at a time: each plans its terms on one core most of the time.
     with ThreadPoolExecutor(2) as runner:
