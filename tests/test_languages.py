@@ -104,14 +104,15 @@ def test_user_lists_take_a_language() -> None:
 
 
 def _brute_force_words(board: Board, words: set[str], min_letters: int) -> set[str]:
-    """Every dictionary word along any simple king path (independent of the engines)."""
+    """Every dictionary word along any simple king path (independent of the engines). A path is
+    followed while its letters begin some word: no word lies beyond the others."""
     found: set[str] = set()
-    longest = max(map(len, words))
+    beginnings = {word[:i] for word in words for i in range(1, len(word))}
 
     def grow(path: list[int], text: str) -> None:
         if len(text) >= min_letters and text in words:
             found.add(text)
-        if len(text) >= longest:
+        if text not in beginnings:
             return
         for nb in board.neighbours[path[-1]]:
             if nb not in path:
