@@ -74,9 +74,9 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> tuple[a
     n = len(ordered)
     if n == 0 or max(map(len, ordered)) == 0:
         size = 2 * LETTER_SLOTS + 1
-        ends = bytearray(size)
-        ends[0] = 1 if n else 0
-        return array("i", [0]) * size, array("i", [_FREE]) * size, bytes(ends), 1
+        empty = bytearray(size)
+        empty[0] = 1 if n else 0
+        return array("i", [0]) * size, array("i", [_FREE]) * size, bytes(empty), 1
     lengths = np.fromiter(map(len, ordered), np.int64, n)
     longest = int(lengths.max())
     points = np.frombuffer("".join(ordered).encode("utf-32-le"), dtype=np.uint32)
