@@ -41,9 +41,23 @@ from cpwords.puzzles.ruzzle.board import Board
 from cpwords.puzzles.ruzzle.compiled import CompiledNeighbourhood, compiled_ready
 from cpwords.puzzles.ruzzle.neighbourhood import Neighbourhood
 
-#: Pool size when the spec gives none. danvk's rounds used 250 on 4×4 and 500 on 5×5; here 100
-#: is the size measured (docs/benchmarks.md, "Best boards"); other sizes were not compared.
+#: Pool size when the spec gives none, for boards of up to :data:`LARGE_CELLS` cells. danvk's
+#: rounds used 250 on 4×4 and 500 on 5×5; here 100 is the size measured on 3×3 to 4×4
+#: (docs/benchmarks.md, "Best boards").
 POOL = 100
+#: Boards with more cells than this get :data:`LARGE_POOL`. On 5×5 a pool of 100 settles on
+#: runners-up: a 400 s chain reached 9,186 (seed 2) where a pool of 300 reached the best known
+#: 10,406, and seed 1 reached 9,929 in 500 s with 300 against 9,265 in 180 s with 100.
+LARGE_CELLS, LARGE_POOL = 16, 300
+
+
+def pool_for(cells: int, asked: int | None) -> int:
+    """The pool size of a climb on a board of ``cells`` cells (``asked``: the spec's ``pool``).
+
+    >>> pool_for(16, None), pool_for(25, None), pool_for(25, 50)
+    (100, 300, 50)
+    """
+    return asked or (LARGE_POOL if cells > LARGE_CELLS else POOL)
 
 #: Pool boards expanded at a time, the best unexpanded first, before the pool is updated. One is
 #: the greediest: on 3×4 (seed 1) it stuck at 1,552 where 8 reached 1,651. The climb does not
@@ -115,7 +129,7 @@ class _Climber:
         self.rng = random.Random(spec.seed)
         weights = [LETTER_FREQUENCIES.get(t, 0.05) for t in self.alphabet]
         self.cumulative = list(accumulate(weights))
-        self.pool_size = spec.pool or POOL
+        self.pool_size = pool_for(start.size, spec.pool)
         self.scored = 0
 
     def canonical(self, tiles: Sequence[str]) -> Tiles:
@@ -230,7 +244,7 @@ def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[
     Parameters
     ----------
     spec: the ruzzle spec: ``seed``, ``scoring``, ``min_letters()``, ``pool`` (boards kept; None:
-        :data:`POOL`), ``climbs`` (None: as many as the budget allows, one without a time limit) and
+        :func:`pool_for` the board's size), ``climbs`` (None: as many as the budget allows, one without a time limit) and
         ``target`` (stop at a board of at least this value; None: no target).
     start: its shape and bonus squares are kept; its value is the one to beat.
     lexicon: the dictionary.

@@ -74,8 +74,8 @@ class RuzzleSpec(BaseSpec):
     """``best_board``: ``climb`` (hill climbing a pool of boards by every one-cell change and swap, with
     restarts; finds the proven-best Boggle boards) or ``anneal`` (simulated annealing from ``grid``)."""
     pool: int | None = Field(default=None, ge=1)
-    """``best_board`` with ``search: climb``: boards kept in the pool (default 100); larger pools climb
-    slower and get stuck less."""
+    """``best_board`` with ``search: climb``: boards kept in the pool (default 100, 300 on boards of
+    more than 16 cells); larger pools climb slower and get stuck less."""
     climbs: int | None = Field(default=None, ge=1)
     """``best_board`` with ``search: climb``: climbs from fresh random pools. Default: as many as
     ``time_limit`` allows, or one without a time limit."""
