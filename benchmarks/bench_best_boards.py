@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> None:
            f"{args.workers}`; the first chain to reach the target ends the others), the annealing baseline one "
            "chain; " if args.workers > 1 else "One chain (one process) per seed; ")
         + f"Boggle scoring, `enable2k` with `exclude: []`, `target` = the best known score, so a chain stops "
-        f"there or at its budget. *climb*: today's default (`search: climb`, pool 100, neighbourhoods "
+        f"there or at its budget. *climb*: today's default (`search: climb`, pool 100, 300 above 16 cells, neighbourhoods "
         f"{'compiled with numba' if available() else 'in numpy'}); *anneal*: the search before (simulated "
         f"annealing in cycles), seeds 1–{len(baseline)}. Times include each chain's set-up, not the one-off "
         "loading of the dictionary's tables and of the compiled code (done first, untimed). The budget is "
