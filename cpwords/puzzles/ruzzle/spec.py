@@ -127,9 +127,9 @@ class RuzzleSpec(BaseSpec):
                 raise field_error("grid", f"this board cannot be rolled with the dice of {self.dice} "
                                           f"({dice.rows}x{dice.cols}, one die a cell)", self.grid)
             return self
-        if self.seed is None:  # drawn here and kept, so that the board can be rolled again
-            object.__setattr__(self, "seed", random.randrange(2**31))
-        object.__setattr__(self, "grid", roll(dice, self.seed))
+        seed = self.seed if self.seed is not None else random.randrange(2**31)  # kept: the board rolls again
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "grid", roll(dice, seed))
         self.__pydantic_fields_set__.update(("grid", "seed"))
         return self
 
