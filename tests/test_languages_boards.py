@@ -89,3 +89,42 @@ def test_cli_best_board_in_spanish_and_german(language: str, rows: list[str]) ->
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["objective"] > 0 and len(out["stats"]["grid"]) == 4
+
+
+# ---------------------------------------------------------------- prefix/suffix boards in German
+
+GERMAN_SHORT = ["".join(t) for n in (3, 4) for t in itertools.product("aäü", repeat=n)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_prefix_suffix_board_engines_agree_in_german(seed: int) -> None:
+    """Words over ä, ü and a: every engine counts the boards and suffix sets alike, and counts what
+    it lists (the brute force: CP-SAT enumeration without symmetry breaking, canonicalised)."""
+    from cpwords.engines import cpsat as engine
+    from cpwords.engines.budget import Budget
+    from cpwords.geometry import canonical_form
+    from cpwords.puzzles.prefix_suffix_board.cpsat import build_model
+    from cpwords.puzzles.prefix_suffix_board.problem import build_problem
+
+    words = random.Random(seed).sample(GERMAN_SHORT, 40)  # 40 of 108: 19 to 126 boards
+
+    def spec(task: str) -> object:
+        return parse_spec({"kind": "prefix_suffix_board", "board": "square9", "task": task, "seed": 1,
+                           "dictionary": {"words": words, "language": "german"},
+                           "prefix_length": [1, 2], "suffix_length": [2, 3]}
+                          | ({"limit": None} if task == "enumerate" else {}))
+
+    problem = build_problem(spec("count_boards"))
+    model, xs = build_model(problem, None)
+    every = engine.enumerate_solutions(model, xs, Budget())
+    assert every.complete
+    orbits = len({canonical_form(x, problem.layout.group) for x in every.solutions})
+    assert orbits > 0
+    for name in ("native", "cpsat", "sat"):
+        counted = api.solve(spec("count_boards"), engine=name)
+        assert (counted.count, counted.stats["raw_count"]) == (orbits, every.count), name
+    suffix_sets = {name: api.solve(spec("count_suffix_sets"), engine=name).count for name in ("native", "cpsat", "sat")}
+    assert len(set(suffix_sets.values())) == 1, suffix_sets
+    listed = api.solve(spec("enumerate"), engine="native")
+    verify.verify(spec("enumerate"), listed)
+    assert listed.count == orbits and any(ch in "äü" for s in listed.solutions for t in s.tokens.values() for ch in t)
