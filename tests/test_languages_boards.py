@@ -47,6 +47,8 @@ def test_neighbourhood_equals_scoring_each_changed_board(hood_class: type, langu
     boards = [tuple(rng.choice(tiles) for _ in range(rows * cols)) for _ in range(3)]
     base, change = hood.scores(boards)
     assert change.shape == (3, rows * cols, alphabet_.size)
+    if hasattr(hood, "score_many"):  # the compiled class's lean walk of whole boards
+        assert hood.score_many(boards) == [scorer.score(list(b)) for b in boards]
     for b, board in enumerate(boards):
         assert base[b] == scorer.score(list(board))
         for cell, c in itertools.product(range(rows * cols), range(alphabet_.size)):

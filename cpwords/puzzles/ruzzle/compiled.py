@@ -222,12 +222,88 @@ def _many(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: An
                          nb_count, gain[b], letter_mult, word_mult, alpha_points, bonus, wild_on, word_of, change[b])
 
 
+def _lean(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: Any, neighbours: Any, nb_count: Any,
+          gain: Any, word_mult: Any, bonus: bool, stamp: Any, best: Any, touched: Any, mark: int) -> int:
+    """One board's value alone (no one-cell changes): the depth-first walk of :func:`_search`
+    without recording paths. A word counts once: ``stamp[state] == mark`` once it was found on
+    this board (``mark`` differs per board, so ``stamp`` needs no clearing); with bonus squares
+    ``best`` keeps its best path's points and ``touched`` the words found."""
+    n = tiles.shape[0]
+    f_cell = np.empty(n + 1, np.int64)
+    f_state = np.empty(n + 1, np.int64)
+    f_used = np.empty(n + 1, np.int64)
+    f_total = np.empty(n + 1, np.int64)
+    f_factor = np.empty(n + 1, np.int64)
+    f_j = np.empty(n + 1, np.int64)
+    total = 0
+    found = 0
+    for c0 in range(n):
+        s = _follow(base, check, 0, tiles[c0], 0, tile_len[c0])
+        if s < 0:
+            continue
+        d = 0
+        f_cell[0], f_state[0], f_used[0] = c0, s, np.int64(1) << c0
+        f_total[0], f_factor[0], f_j[0] = gain[c0], word_mult[c0], -1
+        while d >= 0:
+            st = f_state[d]
+            if f_j[d] == -1:  # the path has just reached this state: a word?
+                f_j[d] = 0
+                if value[st] >= 0:
+                    if not bonus:
+                        if stamp[st] != mark:
+                            stamp[st] = mark
+                            total += value[st]
+                    else:
+                        points = f_total[d] * f_factor[d]
+                        if stamp[st] != mark:
+                            stamp[st] = mark
+                            best[st] = points
+                            touched[found] = st
+                            found += 1
+                        elif points > best[st]:
+                            best[st] = points
+            if kids[st] == 0:
+                d -= 1
+                continue
+            cell = f_cell[d]
+            child = -1
+            nb = 0
+            while f_j[d] < nb_count[cell]:
+                nb = neighbours[cell, f_j[d]]
+                f_j[d] += 1
+                if (f_used[d] >> nb) & 1 or not (kids[st] >> tiles[nb, 0]) & 1:
+                    continue
+                child = _follow(base, check, st, tiles[nb], 0, tile_len[nb])
+                if child >= 0:
+                    break
+            if child < 0:
+                d -= 1
+                continue
+            f_cell[d + 1], f_state[d + 1], f_used[d + 1] = nb, child, f_used[d] | (np.int64(1) << nb)
+            f_total[d + 1], f_factor[d + 1], f_j[d + 1] = f_total[d] + gain[nb], f_factor[d] * word_mult[nb], -1
+            d += 1
+    for k in range(found):
+        total += value[touched[k]] + best[touched[k]]
+    return total
+
+
+def _lean_many(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: Any, neighbours: Any,
+               nb_count: Any, gain: Any, word_mult: Any, bonus: bool, stamp: Any, best: Any, touched: Any,
+               first_mark: int, out: Any) -> None:
+    """:func:`_lean` of each board of ``tiles`` (boards, cells, longest tile) into ``out``."""
+    for b in range(tiles.shape[0]):
+        out[b] = _lean(base, check, kids, value, tiles[b], tile_len[b], neighbours, nb_count, gain[b], word_mult,
+                       bonus, stamp, best, touched, first_mark + b)
+
+
 if njit is not None:  # pragma: no branch
     _follow = njit(cache=True, nogil=True)(_follow)
     _grow = njit(cache=True, nogil=True)(_grow)
     _totals = njit(cache=True, nogil=True)(_totals)
     _search = njit(cache=True, nogil=True)(_search)
     _many = njit(cache=True, nogil=True)(_many)
+    _lean = njit(cache=True, nogil=True)(_lean)
+    _lean_many = njit(cache=True, nogil=True)(_lean_many)
 
 
 _compiled = threading.Event()
@@ -242,6 +318,10 @@ def _compile() -> None:
           np.ones((1, 1), i64), np.zeros((26, 1), i64), np.zeros(26, i64), 1, np.zeros((1, 8), i64),
           np.zeros(1, i64), np.zeros((1, 1), i64), np.ones(1, i64), np.ones(1, i64), np.zeros(26, i64), False, True,
           np.full(40, -1, i64), np.zeros((1, 1, 26), i64), np.zeros(1, i64))
+    _lean_many(np.zeros(40, i64), np.full(40, -1, i64), np.zeros(40, i64), np.full(40, -1, i64),
+               np.zeros((1, 1, 1), i64), np.ones((1, 1), i64), np.zeros((1, 8), i64), np.zeros(1, i64),
+               np.zeros((1, 1), i64), np.ones(1, i64), False, np.full(40, -1, i64), np.zeros(40, i64),
+               np.zeros(40, i64), 0, np.zeros(1, i64))
     _compiled.set()
 
 
@@ -299,9 +379,17 @@ class CompiledNeighbourhood:
         self._letter_mult = np.ascontiguousarray(scorer._letter_mult[:n])
         self._word_mult = np.ascontiguousarray(scorer._word_mult[:n])
         self._word_of = np.full(t.states, -1, np.int64)
+        # Scratch of the lean walk (:meth:`score_many`): per trie state, the board that last found
+        # it (boards are numbered on from ``_mark``), its best path's points, and the words found.
+        self._stamp = np.full(t.states, -1, np.int64)
+        self._best = np.zeros(t.states, np.int64)
+        self._touched = np.zeros(t.states, np.int64)
+        self._mark = 0
         compiled_ready(wait=True)
 
-    def _run(self, boards: Sequence[Sequence[str]], wild: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _encode(self, boards: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The boards' tiles as letter codes (boards, cells, longest tile), their lengths, and
+        (with bonus squares) each cell's points."""
         s = self.scorer
         n = s.size
         codes = [[s._codes(tile) for tile in board] for board in boards]
@@ -315,6 +403,12 @@ class CompiledNeighbourhood:
                 tile_len[b, i] = len(c)
             if s._bonus:
                 gain[b] = [tile_value(t, self.values) for t in boards[b]] * self._letter_mult
+        return tiles, tile_len, gain
+
+    def _run(self, boards: Sequence[Sequence[str]], wild: bool) -> tuple[np.ndarray, np.ndarray]:
+        s = self.scorer
+        n = s.size
+        tiles, tile_len, gain = self._encode(boards)
         out = np.zeros(len(boards), np.int64)
         change = np.zeros((len(boards), n if wild else 0, self.width), np.int64)
         _many(self._base, self._check, self._kids, self._value, tiles, tile_len, self._alpha, self._alpha_len,
@@ -333,5 +427,15 @@ class CompiledNeighbourhood:
         return self._run(boards, True)
 
     def score_many(self, boards: Sequence[Sequence[str]]) -> list[int]:
-        """The value of each board (tiles row by row), as :meth:`BoardScorer.score_many`."""
-        return [int(v) for v in self._run(boards, False)[0]] if boards else []
+        """The value of each board (tiles row by row), as :meth:`BoardScorer.score_many`: the
+        depth-first walk without the one-cell changes' bookkeeping (on 4×4 boards of ENABLE2K
+        several times faster than the array scorer)."""
+        if not boards:
+            return []
+        tiles, tile_len, gain = self._encode(boards)
+        out = np.zeros(len(boards), np.int64)
+        _lean_many(self._base, self._check, self._kids, self._value, tiles, tile_len, self._neighbours,
+                   self._nb_count, gain, self._word_mult, self.scorer._bonus, self._stamp, self._best, self._touched,
+                   self._mark, out)
+        self._mark += len(boards)
+        return [int(v) for v in out]
