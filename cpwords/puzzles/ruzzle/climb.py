@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from cpwords.engines.budget import Budget
-from cpwords.puzzles.ruzzle.annealing import LETTER_FREQUENCIES, bonus_cells_of
+from cpwords.puzzles.ruzzle.annealing import bonus_cells_of, tile_frequencies
 from cpwords.puzzles.ruzzle.board import Board
 from cpwords.puzzles.ruzzle.compiled import CompiledNeighbourhood, compiled_ready
 from cpwords.puzzles.ruzzle.neighbourhood import Neighbourhood
@@ -127,7 +127,8 @@ class _Climber:
         self.tick: Callable[[], None] | None = None  # progress by time (see :func:`search_board`)
         self.perms = symmetries(start, spec.scoring)
         self.rng = random.Random(spec.seed)
-        weights = [LETTER_FREQUENCIES.get(t, 0.05) for t in self.alphabet]
+        frequency = tile_frequencies(lexicon)  # the language's letters (English: LETTER_FREQUENCIES)
+        weights = [frequency.get(t, 0.05) for t in self.alphabet]
         self.cumulative = list(accumulate(weights))
         self.pool_size = pool_for(start.size, spec.pool)
         self.scored = 0
@@ -151,9 +152,10 @@ class _Climber:
         return hood.score_many(boards) if isinstance(hood, CompiledNeighbourhood) else self.scorer.score_many(boards)
 
     def _change(self, board: Tiles) -> np.ndarray:
-        """One board's one-cell change values (1, cells, 26); an expired budget gives all -1."""
+        """One board's one-cell change values (1, cells, letters of the alphabet); an expired budget
+        gives all -1."""
         if self.budget.expired():
-            return np.full((1, self.start.size, 26), -1, dtype=np.int64)
+            return np.full((1, self.start.size, self.numpy_hood.width), -1, dtype=np.int64)
         return self.hood().scores([board])[1]
 
     def spent(self) -> bool:
@@ -205,10 +207,10 @@ class _Climber:
         better = np.flatnonzero(flat > floor)
         if better.size > self.pool_size:  # only the best few can enter the pool
             better = better[np.argpartition(-flat[better], self.pool_size)[:self.pool_size]]
-        n = self.start.size
+        n, width = self.start.size, self.numpy_hood.width
         for k in better.tolist():
-            b, rest = divmod(k, n * 26)
-            cell, letter = divmod(rest, 26)
+            b, rest = divmod(k, n * width)
+            cell, letter = divmod(rest, width)
             tiles = list(boards[b])
             tiles[cell] = self.numpy_hood.tile_of[letter]
             key = self.canonical(tiles)

@@ -50,10 +50,12 @@ def _follow(base: Any, check: Any, state: int, codes: Any, start: int, length: i
 def _search(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: Any, alpha: Any, alpha_len: Any,
             alpha_mask: int, neighbours: Any, nb_count: Any, gain: Any, letter_mult: Any, word_mult: Any,
             alpha_points: Any, bonus: bool, wild_on: bool, word_of: Any, change: Any) -> int:
-    """Depth-first search of one board (see the module); fills ``change`` (cells, 26) when
+    """Depth-first search of one board (see the module); fills ``change`` (cells, letters of the
+    alphabet: its width, ``len(alpha)``) when
     ``wild_on`` and returns the board's value. ``word_of`` (one int per trie state, all -1) is
     scratch space, left all -1."""
     n = tiles.shape[0]
+    width = alpha.shape[0]
     cap = 4096
     r_state = np.empty(cap, np.int64)
     r_tag = np.empty(cap, np.int64)
@@ -69,8 +71,8 @@ def _search(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: 
     f_j = np.empty(n + 1, np.int64)
     f_bits = np.empty(n + 1, np.int64)
     for c0 in range(n):
-        for opt in range(27):
-            if opt == 26:
+        for opt in range(width + 1):
+            if opt == width:
                 s = _follow(base, check, 0, tiles[c0], 0, tile_len[c0])
                 tag = -1
                 pts = gain[c0]
@@ -78,7 +80,7 @@ def _search(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: 
                 if not wild_on or not (alpha_mask >> opt) & 1 or opt == tiles[c0, 0]:
                     continue
                 s = _follow(base, check, 0, alpha[opt], 0, alpha_len[opt])
-                tag = c0 * 26 + opt
+                tag = c0 * width + opt
                 pts = alpha_points[opt] * letter_mult[c0]
             if s < 0:
                 continue
@@ -124,7 +126,7 @@ def _search(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: 
                         f_bits[d] = b & (b - 1)
                         child = _follow(base, check, st, alpha[letter], 0, alpha_len[letter])
                         if child >= 0:
-                            ctag, cpts = nb * 26 + letter, alpha_points[letter] * letter_mult[nb]
+                            ctag, cpts = nb * width + letter, alpha_points[letter] * letter_mult[nb]
                             break
                     else:
                         f_j[d] += 1
@@ -135,8 +137,8 @@ def _search(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: 
                 f_cell[d + 1], f_state[d + 1], f_used[d + 1], f_tag[d + 1] = nb, child, f_used[d] | (np.int64(1) << nb), ctag
                 f_total[d + 1], f_factor[d + 1], f_j[d + 1], f_bits[d + 1] = f_total[d] + cpts, f_factor[d] * word_mult[nb], 0, -1
                 d += 1
-    return _totals(n, value, r_state[:count], r_tag[:count], r_used[:count], r_score[:count], bonus, wild_on,
-                   word_of, change)
+    return _totals(n, width, value, r_state[:count], r_tag[:count], r_used[:count], r_score[:count], bonus,
+                   wild_on, word_of, change)
 
 
 def _grow(a: Any, cap: int) -> Any:
@@ -145,7 +147,7 @@ def _grow(a: Any, cap: int) -> Any:
     return out
 
 
-def _totals(n: int, value: Any, r_state: Any, r_tag: Any, r_used: Any, r_score: Any, bonus: bool, wild_on: bool,
+def _totals(n: int, width: int, value: Any, r_state: Any, r_tag: Any, r_used: Any, r_score: Any, bonus: bool, wild_on: bool,
             word_of: Any, change: Any) -> int:
     """The board's value and (``wild_on``) the one-cell changes' values, from the recorded words."""
     count = len(r_state)
@@ -185,7 +187,7 @@ def _totals(n: int, value: Any, r_state: Any, r_tag: Any, r_used: Any, r_score: 
         keys = r_tag[wild] * n_states + r_state[wild]
         order = np.argsort(keys)
         for i in range(n):
-            for c in range(26):
+            for c in range(width):
                 change[i, c] = kept[i]
         m = len(order)
         a = 0
@@ -198,7 +200,7 @@ def _totals(n: int, value: Any, r_state: Any, r_tag: Any, r_used: Any, r_score: 
                     best = r_score[wild[order[b]]]
                 b += 1
             tag, s = key // n_states, key % n_states
-            i, c = tag // 26, tag % 26
+            i, c = tag // width, tag % width
             k = word_of[s]
             if k >= 0 and (avoid[k] >> i) & 1:
                 if bonus and best > best_kept[k, i]:
@@ -362,13 +364,14 @@ class CompiledNeighbourhood:
         self._base, self._check, self._kids = t.base, t.check, t.kids
         self._value = np.where(scorer._accept, scorer._value, -1).astype(np.int64)
         longest = max([len(a) for a in alphabet] + [1])
-        self._alpha = np.full((26, longest), -1, np.int64)
-        self._alpha_len = np.zeros(26, np.int64)
-        self._alpha_points = np.zeros(26, np.int64)
+        self.width, self.values = self.numpy.width, self.numpy.values  # the alphabet's letters and values
+        self._alpha = np.full((self.width, longest), -1, np.int64)
+        self._alpha_len = np.zeros(self.width, np.int64)
+        self._alpha_points = np.zeros(self.width, np.int64)
         for c, tile in self.tile_of.items():
-            self._alpha[c, :len(tile)] = [ord(ch) - 97 for ch in tile]
+            self._alpha[c, :len(tile)] = [scorer.alphabet.index[ch] for ch in tile]
             self._alpha_len[c] = len(tile)
-            self._alpha_points[c] = tile_value(tile)
+            self._alpha_points[c] = tile_value(tile, self.values)
         self._mask = sum(1 << c for c in self.tile_of)
         n = scorer.size
         self._neighbours = np.ascontiguousarray(scorer._neighbours[:n])
@@ -399,7 +402,7 @@ class CompiledNeighbourhood:
                 tiles[b, i, :len(c)] = c
                 tile_len[b, i] = len(c)
             if s._bonus:
-                gain[b] = [tile_value(t) for t in boards[b]] * self._letter_mult
+                gain[b] = [tile_value(t, self.values) for t in boards[b]] * self._letter_mult
         return tiles, tile_len, gain
 
     def _run(self, boards: Sequence[Sequence[str]], wild: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -407,13 +410,13 @@ class CompiledNeighbourhood:
         n = s.size
         tiles, tile_len, gain = self._encode(boards)
         out = np.zeros(len(boards), np.int64)
-        change = np.zeros((len(boards), n if wild else 0, 26), np.int64)
+        change = np.zeros((len(boards), n if wild else 0, self.width), np.int64)
         _many(self._base, self._check, self._kids, self._value, tiles, tile_len, self._alpha, self._alpha_len,
               self._mask, self._neighbours, self._nb_count, gain, self._letter_mult, self._word_mult,
-              self._alpha_points, s._bonus, wild, self._word_of, change if wild else np.zeros((len(boards), n, 26),
+              self._alpha_points, s._bonus, wild, self._word_of, change if wild else np.zeros((len(boards), n, self.width),
                                                                                           np.int64), out)
         if wild:
-            change[:, :, [c for c in range(26) if not self._mask >> c & 1]] = -1
+            change[:, :, [c for c in range(self.width) if not self._mask >> c & 1]] = -1
             own = tiles[:, :, 0]
             b_idx, c_idx = np.nonzero(own >= 0)
             change[b_idx, c_idx, own[b_idx, c_idx]] = -1
