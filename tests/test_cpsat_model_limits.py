@@ -91,3 +91,46 @@ def test_a_model_too_big_for_the_time_left_is_not_handed_to_cp_sat() -> None:
     assert result.status == "unknown" and result.stats["stopped"] == "time_limit"
     assert result.message is not None and ("before CP-SAT could load the model" in result.message
                                            or "while the CP-SAT model was being built" in result.message)
+
+
+# ---------------------------------------------------------------- item 12: CP-SAT ending on its own
+
+
+def test_cp_sat_ending_on_its_own_never_claims_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CP-SAT can end a run well before the time limit (after a long presolve it may judge the
+    time left too short: 5.4 s of 6 s on the board model of common-10k). Such a run was reported
+    as "the time limit was reached"; it now says what happened. CP-SAT's deterministic-time
+    limit set to 0 makes it end at once, whatever the machine."""
+    from cpwords.puzzles.word_grid import cpsat as grid_cpsat
+
+    monkeypatch.setattr(grid_cpsat, "LIGHT_PRESOLVE", {**grid_cpsat.LIGHT_PRESOLVE, "max_deterministic_time": 0.0})
+    for spec in ({"kind": "word_grid", "shape": "gridle-5x5", "engine": "cpsat", "task": "fill",
+                  "given": ["s????", "?#?#?", "?????", "?#?#?", "????s"]},
+                 {"kind": "word_grid", "shape": "gridle-5x5", "engine": "cpsat", "objective": "common", "seed": 1}):
+        result = cpwords.solve(spec, time_limit=60)
+        assert result.status == "unknown" and result.stats["stopped"] == "solver", result
+        assert result.message is not None and "time limit was reached" not in result.message
+        assert result.message.startswith("CP-SAT ended its run at") and "of the time limit left" in result.message
+
+
+def test_the_engine_tells_a_solver_stop_from_a_time_limit() -> None:
+    from ortools.sat.python import cp_model
+
+    from cpwords.engines import cpsat
+    from cpwords.engines.budget import Budget
+
+    model = cp_model.CpModel()
+    xs = [model.new_int_var(0, 50, f"x{i}") for i in range(30)]
+    model.add_all_different(xs)
+    model.maximize(sum((i % 7) * x for i, x in enumerate(xs)))
+    own = cpsat.solve(model, Budget(60), workers=1, parameters={"max_deterministic_time": 0.0})
+    assert own.stopped == "solver" and own.message is not None and "before the time limit" not in own.message
+    spent = Budget(60)
+    spent.stop("interrupted")
+    assert cpsat.solve(model, spent).stopped == "interrupted"
+    small = cp_model.CpModel()
+    ys = [small.new_int_var(0, 2, f"y{i}") for i in range(3)]
+    small.add_all_different(ys)
+    small.maximize(ys[0])
+    done = cpsat.solve(small, Budget(60), workers=1)
+    assert done.status.value == "optimal" and done.stopped is None and done.message is None

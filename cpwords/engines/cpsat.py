@@ -38,7 +38,7 @@ from typing import Any, Protocol
 from ortools.sat.python import cp_model
 
 from cpwords.engines.budget import Budget, SearchTimeout
-from cpwords.engines.found import Found
+from cpwords.engines.found import SOLVER, TIME_LIMIT, Found
 from cpwords.results import Status
 
 #: Seconds CP-SAT takes, per entry (row × column) of its tables, to load and presolve a model,
@@ -46,6 +46,10 @@ from cpwords.results import Status
 #: of common-10k and common-20k: 3.3 to 4 µs on a loaded 2-core machine). Without presolve it
 #: takes a quarter to four fifths of that.
 LOAD_S_PER_ENTRY = 4e-6
+
+#: Seconds of the budget that may be left when CP-SAT ends on its own time limit: CP-SAT's clock
+#: starts after ours, so a run it ends with more left did not end on the time limit.
+EARLY_S = 0.25
 
 #: How a limit reached before or while a model is loaded is told.
 _CAUSES = {"time_limit": "the time limit was reached", "interrupted": "the run was interrupted"}
@@ -238,10 +242,26 @@ def solve(
     objective = None
     if status.solved and model.has_objective():
         objective = solver.objective_value
-    stopped = None
+    stopped = message = None
     if status in (Status.FEASIBLE, Status.UNKNOWN):
-        stopped = budget.reason or "time_limit"
-    return Outcome(status, solver, solver_stats(solver), objective, stopped)
+        stopped, message = why_unfinished(solver, budget)
+    return Outcome(status, solver, solver_stats(solver), objective, stopped, message)
+
+
+def why_unfinished(solver: cp_model.CpSolver, budget: Budget) -> tuple[str, str | None]:
+    """Why a CP-SAT run ended without finishing: the budget's reason (``time_limit``,
+    ``interrupted``) when it is spent or stopped; otherwise CP-SAT ended it on its own
+    (``solver``), with a message saying when, so that a result never claims a time limit that
+    was not reached (CP-SAT may end after a long presolve, judging the time left too short)."""
+    left = budget.left()
+    if budget.reason is not None or (left is not None and left <= EARLY_S):
+        return budget.reason or TIME_LIMIT, None
+    given = solver.parameters.max_time_in_seconds
+    searched = solver.num_branches > 0 or solver.num_conflicts > 0
+    return SOLVER, (f"CP-SAT ended its run at {solver.wall_time:.1f} s of the {given:.1f} s it was given, "
+                    f"{'during its search' if searched else 'before it searched'}, with "
+                    f"{left:.1f} s of the time limit left" if left is not None else
+                    f"CP-SAT ended its run at {solver.wall_time:.1f} s without finishing (its own limits)")
 
 
 @dataclass
@@ -341,10 +361,12 @@ def enumerate_solutions(
         code = solver.solve(model, collector)
     status = status_of(code)
     complete = status in (Status.OPTIMAL, Status.INFEASIBLE) and collector.stopped is None
-    stopped = None if complete else (collector.stopped or budget.reason or "time_limit")
+    stopped = message = None
+    if not complete:
+        stopped, message = (collector.stopped, None) if collector.stopped else why_unfinished(solver, budget)
     status = Status.of_search(found=collector.count > 0, complete=complete)
     stats = solver_stats(solver) | {"search_s": round(time.perf_counter() - t0, 6)}
-    return Enumeration(collector.count, complete, status, stats, collector.solutions, stopped)
+    return Enumeration(collector.count, complete, status, stats, collector.solutions, stopped, message)
 
 
 # ---------------------------------------------------------------- symmetry breaking

@@ -82,7 +82,9 @@ def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     scrambled = [problem.alphabet.index[letters[cell]] for cell in problem.cells]
     found = fewest_swaps(problem, scrambled, budget, seed=spec.seed)
     if found.answers and found.stopped is not None:
-        found.message = "the time limit was reached: the swaps shown are the fewest found, not proved fewest"
+        cause = {"time_limit": "the time limit was reached", "interrupted": "the search was interrupted"}.get(
+            found.stopped, "CP-SAT ended its run before the time limit")
+        found.message = f"{cause}: the swaps shown are the fewest found, not proved fewest"
     return found
 
 
