@@ -88,6 +88,36 @@ def test_neighbourhood_equals_scoring_each_changed_board(hood_class: type, case:
 
 
 @pytest.mark.skipif(not available(), reason="numba is not installed")
+@pytest.mark.parametrize("case", range(12))
+def test_compiled_whole_board_walk_equals_the_array_scorer(case: int) -> None:
+    """The lean compiled walk (the climb's swaps and fresh pools) against the array scorer, on
+    random small dictionaries with ``qu``, each scoring, bonus layouts and minimum lengths; the
+    same boards scored twice give the same values (its per-board marks need no clearing)."""
+    rng = random.Random(500 + case)
+    rows, cols = rng.choice([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
+    scoring = rng.choice(["boggle", "ruzzle", "none"])
+    words = _words(rng, "abcequ", 400) + ["quad", "equa", "aqua"]
+    layout = {k: v for k, v in rng.choice(LAYOUTS).items() if k[0] <= rows and k[1] <= cols}
+    scorer = BoardScorer(words, scoring=scoring, min_letters=rng.choice([1, 2, 3]), rows=rows, cols=cols,
+                         bonus_cells=layout)
+    alphabet = alphabet_of(words)
+    hood = CompiledNeighbourhood(scorer, alphabet)
+    boards = [tuple(rng.choice(alphabet) for _ in range(rows * cols)) for _ in range(40)]
+    expected = scorer.score_many(boards)
+    assert hood.score_many(boards) == expected and hood.score_many(boards[::-1]) == expected[::-1]
+    assert sum(expected) > 0
+
+
+@pytest.mark.skipif(not available(), reason="numba is not installed")
+def test_compiled_whole_board_walk_scores_the_published_boards() -> None:
+    lex = load_lexicon("enable2k")
+    for grid, points in PUBLISHED:
+        rows, cols = len(grid), len(grid[0])
+        scorer = BoardScorer(lex, scoring="boggle", rows=rows, cols=cols)
+        assert CompiledNeighbourhood(scorer, alphabet_of(lex)).score_many([tuple("".join(grid))]) == [points]
+
+
+@pytest.mark.skipif(not available(), reason="numba is not installed")
 def test_compiled_and_numpy_neighbourhoods_agree_on_enable2k() -> None:
     lex = load_lexicon("enable2k")
     bonus = {(1, 1): "TW", (2, 3): "DL", (4, 4): "DW", (3, 2): "TL"}
