@@ -25,6 +25,21 @@ def test_links_and_groups_match_the_reference(words: list[str]) -> None:
         assert [a.tolist() for a in got] == [list(a) for a in word_groups(words, adjacency)]
 
 
+#: Long words over big alphabets: several packed keys a word (a 40-letter alphabet takes 6 bits, so
+#: 10 letters a key), and letters beyond Latin-1.
+long_words = st.lists(st.text(alphabet="abäöüñßçéłœжщ" + "".join(map(chr, range(0x3b1, 0x3c9))) + "\U0001f600",
+                              min_size=1, max_size=3).map(lambda w: "xyzzyxyzzyxy"[: 12 - len(w) % 3] + w),
+                      max_size=40, unique=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(long_words, st.lists(st.sampled_from(["kw" * 12, "kv" * 12, "kwkw" * 6 + "q", "zw" + "kw" * 11]),
+                                      unique=True)))
+def test_long_words_and_big_alphabets_match_the_reference(words: list[str]) -> None:
+    offsets, links = link_arrays(words)
+    assert [links[offsets[i]:offsets[i + 1]].tolist() for i in range(len(words))] == one_letter_links(words)
+
+
 def test_the_index_groups_are_the_reference_groups() -> None:
     lex = Lexicon.from_words(["cold", "cord", "card", "ward", "warm", "worm", "word", "zzzz", "cat", "cot", "dog"])
     index = build_index(lex)

@@ -3,8 +3,9 @@
 pure-Python reference (:func:`.index.one_letter_links`, :func:`.index.word_groups`) takes, with
 exactly the same result (the tests compare both on random word lists).
 
-Links: for each word length and position, the words are sorted on their letters without that
-position; equal neighbours in that order share a wildcard bucket (``co*d``) and are linked.
+Links: each word's letters are packed into an integer key; for each word length and position,
+the words are sorted on their key with that letter cleared, and equal neighbours in that order
+share a wildcard bucket (``co*d``) and are linked.
 Groups: connected components by repeated hooking of roots to the smaller root and pointer
 jumping (a few passes over the links), then numbered as the reference numbers them.
 """
@@ -33,14 +34,15 @@ def link_arrays(words: Sequence[str], check: Callable[[], None] | None = None) -
         ids = np.flatnonzero(lengths == length)
         if len(ids) < 2 or length == 0:
             continue
-        letters = np.array([words[i] for i in ids.tolist()], dtype=f"<U{length}").view(np.uint32).reshape(len(ids), length)
+        keys, masks = _packed_keys(np.array([words[i] for i in ids.tolist()], dtype=f"<U{length}"))
         for p in range(length):
             if check is not None:
                 check()
-            rest = np.delete(letters, p, axis=1) if length > 1 else np.zeros((len(ids), 1), dtype=np.uint32)
-            order = np.lexsort(rest.T[::-1]) if rest.shape[1] else np.arange(len(ids))
-            ordered = rest[order]
-            same = np.all(ordered[1:] == ordered[:-1], axis=1)  # row k equals row k+1
+            chunk, mask = masks[p]
+            rest = [key & mask if c == chunk else key for c, key in enumerate(keys)]  # word without letter p
+            order = np.argsort(rest[0]) if len(rest) == 1 else np.lexsort(rest[::-1])
+            ordered = [r[order] for r in rest]
+            same = np.logical_and.reduce([r[1:] == r[:-1] for r in ordered])  # row k equals row k+1
             if not same.any():
                 continue
             run = np.concatenate(([0], np.cumsum(~same)))  # bucket number of each sorted row
@@ -54,11 +56,39 @@ def link_arrays(words: Sequence[str], check: Callable[[], None] | None = None) -
     if not sources:
         return np.zeros(n + 1, dtype=np.int32), np.zeros(0, dtype=np.int32)
     src, dst = np.concatenate(sources), np.concatenate(targets)
-    by = np.lexsort((dst, src))
+    by = np.argsort(src * n + dst)  # (src, dst) order; n * n fits 64 bits for any word list
     links = dst[by].astype(np.int32)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(src, minlength=n), out=offsets[1:])
     return offsets.astype(np.int32), links
+
+
+def _packed_keys(words: np.ndarray) -> tuple[list[np.ndarray], list[tuple[int, np.uint64]]]:
+    """Same-length words (a ``<U{length}`` array) packed into integer keys, and for each position
+    ``p`` the key (chunk number) holding its letter with the mask that clears it.
+
+    Letters are numbered by rank among the letters present (any alphabet, any script), in as few
+    bits as that needs; as many letters as fit go in one uint64 key (12 letters of a 32-letter
+    alphabet), longer words take several. Two words agree everywhere but at ``p`` exactly when
+    their keys agree once that letter is cleared: one integer sort per position replaces a sort
+    over every other column.
+    """
+    count, length = len(words), words.dtype.itemsize // 4
+    points = words.view(np.uint32).reshape(count, length)
+    alphabet, codes = np.unique(points, return_inverse=True)
+    codes = codes.reshape(count, length).astype(np.uint64)
+    bits = max(1, int(len(alphabet) - 1).bit_length())
+    per_key = 64 // bits
+    keys: list[np.ndarray] = []
+    masks: list[tuple[int, np.uint64]] = []
+    for start in range(0, length, per_key):
+        key = np.zeros(count, dtype=np.uint64)
+        for q in range(start, min(length, start + per_key)):
+            shift = np.uint64(bits * (q - start))
+            key |= codes[:, q] << shift
+            masks.append((len(keys), ~(np.uint64((1 << bits) - 1) << shift)))
+        keys.append(key)
+    return keys, masks
 
 
 def group_arrays(words: Sequence[str], offsets: np.ndarray, links: np.ndarray,
