@@ -1,4 +1,4 @@
-"""The numpy link and group builder gives exactly what the pure-Python reference gives."""
+"""The numpy link, group and landmark builders give exactly what the pure-Python references give."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpwords.lexicon import Lexicon
-from cpwords.puzzles.ladder.arrays import group_arrays, link_arrays
+from cpwords.puzzles.ladder.arrays import group_arrays, landmark_arrays, link_arrays
 from cpwords.puzzles.ladder.index import build_index, one_letter_links, word_groups
+from cpwords.puzzles.ladder.landmarks import landmark_tables
 
 words_lists = st.lists(st.text(alphabet="abcé", min_size=1, max_size=4), max_size=60, unique=True)
 
@@ -48,3 +49,21 @@ def test_the_index_groups_are_the_reference_groups() -> None:
     assert [list(index.links[index.offsets[i]:index.offsets[i + 1]]) for i in range(len(words))] == adjacency
     group, sizes, lengths = word_groups(words, adjacency)
     assert list(index.group) == group and list(index.group_sizes) == sizes and list(index.group_lengths) == lengths
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="abcd", min_size=3, max_size=3), max_size=64, unique=True), st.data())
+def test_landmark_arrays_are_the_reference_tables(words: list[str], data: st.DataObject) -> None:
+    # Small and huge rareness (capped distances), and ties (equal distances pick the first word).
+    rareness = data.draw(st.lists(st.integers(1, 3) | st.integers(10**9, 10**10), min_size=len(words),
+                                  max_size=len(words)))
+    k, min_group = data.draw(st.integers(0, 5)), data.draw(st.integers(0, 6))
+    adjacency = one_letter_links(words)
+    group, sizes, _ = word_groups(words, adjacency)
+    members = [[v for v in range(len(words)) if group[v] == g] for g in range(1, len(sizes))]
+    expected = landmark_tables(len(words), members, adjacency.__getitem__, rareness, k=k, min_group=min_group)
+    offsets, links = link_arrays(words)
+    order = np.argsort(np.array(group, dtype=np.int64), kind="stable")
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    got = landmark_arrays(offsets, links, np.array(rareness, dtype=np.int64), order, starts, k=k, min_group=min_group)
+    assert [list(t) for t in got] == [list(t) for t in expected]

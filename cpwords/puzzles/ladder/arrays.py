@@ -8,13 +8,18 @@ the words are sorted on their key with that letter cleared, and equal neighbours
 share a wildcard bucket (``co*d``) and are linked.
 Groups: connected components by repeated hooking of roots to the smaller root and pointer
 jumping (a few passes over the links), then numbered as the reference numbers them.
+Landmark tables: one vectorised Bellman-Ford run a landmark rank, for every group at once, giving
+the tables of the reference :func:`.landmarks.landmark_tables`.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 
 import numpy as np
+
+from cpwords.puzzles.ladder.landmarks import CAP, LANDMARKS, MIN_GROUP
 
 
 def link_arrays(words: Sequence[str], check: Callable[[], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -131,3 +136,82 @@ def group_arrays(words: Sequence[str], offsets: np.ndarray, links: np.ndarray,
     sizes = np.concatenate(([0], np.bincount(group, minlength=len(roots) + 1)[1:]))
     group_lengths = np.concatenate(([0], lengths[roots[order]]))
     return group.astype(np.int32), sizes.astype(np.int32), group_lengths.astype(np.int32)
+
+
+def landmark_arrays(
+    offsets: np.ndarray,
+    links: np.ndarray,
+    rareness: np.ndarray,
+    group_order: np.ndarray,
+    group_starts: np.ndarray,
+    k: int = LANDMARKS,
+    min_group: int = MIN_GROUP,
+) -> list[array]:
+    """Exactly the tables of :func:`.landmarks.landmark_tables`, for every group at once with numpy.
+
+    The groups are disjoint, so one distance array holds the distances from one source in each
+    group; each round of landmarks is one vectorised Bellman-Ford run over the CSR links
+    (``offsets``, ``links``) that relaxes only the links of words whose distance just dropped, and
+    converges to the exact integer distances. Landmarks are chosen as the reference chooses them
+    (the first word in frequency order with the greatest distance or total), so the tables are
+    identical. Groups are ``group_order[group_starts[g]:group_starts[g + 1]]`` for ``g >= 1``.
+
+    >>> o, l = np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1])
+    >>> [list(t) for t in landmark_arrays(o, l, np.array([1, 10, 2]), np.arange(3), np.array([0, 0, 3]), 2, 2)]
+    [[23, 12, 0], [0, 11, 23]]
+    """
+    n = len(rareness)
+    tables = [array("i", bytes(4 * n)) for _ in range(k)]
+    starts = np.asarray(group_starts, dtype=np.int64)
+    sizes = np.diff(starts)
+    big = np.flatnonzero(sizes >= max(min_group, 1))
+    big = big[big >= 1]
+    if not len(big) or not k:
+        return tables
+    order = np.asarray(group_order, dtype=np.int64)
+    members = np.concatenate([order[starts[g] : starts[g + 1]] for g in big.tolist()])
+    seg = np.concatenate(([0], np.cumsum(sizes[big])[:-1]))  # start of each big group in ``members``
+    graph = (np.asarray(offsets, dtype=np.int64), np.asarray(links, dtype=np.int64),
+             np.asarray(rareness, dtype=np.int64))
+
+    def first_greatest(values: np.ndarray) -> np.ndarray:
+        """Per big group, the first member (in frequency order) with the greatest value."""
+        at = values[members]
+        top = np.repeat(np.maximum.reduceat(at, seg), sizes[big])
+        where = np.where(at == top, np.arange(len(members)), len(members))
+        return members[np.minimum.reduceat(where, seg)]
+
+    spread = _distances(graph, members[seg])
+    total = np.zeros(n, dtype=np.int64)
+    landmark = first_greatest(spread)
+    for j in range(k):
+        dist = _distances(graph, landmark)[members]
+        table = np.zeros(n, dtype=np.int32)
+        table[members] = np.minimum(dist, CAP)
+        tables[j] = array("i", table.tobytes())
+        total[members] += dist
+        total[landmark] = -1  # never chosen twice in a row (as the reference does)
+        landmark = first_greatest(total)
+    return tables
+
+
+def _distances(graph: tuple[np.ndarray, np.ndarray, np.ndarray], sources: np.ndarray) -> np.ndarray:
+    """W-distances from the nearest of ``sources`` (one per group here), by Bellman-Ford rounds
+    that relax only the links out of the words improved in the round before."""
+    offsets, links, rareness = graph
+    dist = np.full(len(rareness), np.iinfo(np.int64).max, dtype=np.int64)
+    dist[sources] = 0
+    frontier = np.unique(sources)
+    while len(frontier):
+        first, degree = offsets[frontier], offsets[frontier + 1] - offsets[frontier]
+        count = int(degree.sum())
+        if not count:
+            break
+        at = np.repeat(first - np.cumsum(degree) + degree, degree) + np.arange(count)
+        to = links[at]
+        reach = np.repeat(dist[frontier] + rareness[frontier], degree) + rareness[to]
+        better = reach < dist[to]
+        to, reach = to[better], reach[better]
+        np.minimum.at(dist, to, reach)
+        frontier = np.unique(to)
+    return dist

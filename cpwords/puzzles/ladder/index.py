@@ -27,8 +27,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from cpwords.puzzles.ladder.landmarks import landmark_tables
-
 if TYPE_CHECKING:
     from cpwords.lexicon import Lexicon
 
@@ -283,7 +281,7 @@ def build_index(lexicon: Lexicon) -> LadderIndex:
     and :func:`word_groups`, several times faster on big dictionaries)."""
     import numpy as np
 
-    from cpwords.puzzles.ladder.arrays import group_arrays, link_arrays
+    from cpwords.puzzles.ladder.arrays import group_arrays, landmark_arrays, link_arrays
 
     words = list(lexicon)
     link_offsets, link_targets = link_arrays(words)
@@ -292,11 +290,9 @@ def build_index(lexicon: Lexicon) -> LadderIndex:
     group_order_np = np.argsort(group_np, kind="stable")  # stable: frequency order within a group
     starts_np = np.concatenate(([0], np.cumsum(sizes_np)))
     group_order, group_starts = _ints(group_order_np), _ints(starts_np)
-    rare = lexicon.rareness_map()
-    rareness = array("q", [rare[w] for w in words])
-    flat, offsets = link_targets.tolist(), link_offsets.tolist()
-    members = [group_order[group_starts[g] : group_starts[g + 1]] for g in range(1, len(sizes_np))]
-    landmarks = landmark_tables(len(words), members, lambda v: flat[offsets[v] : offsets[v + 1]], rareness)
+    rareness_np = lexicon.rareness_array()
+    rareness = array("q", rareness_np.astype(np.int64).tobytes())
+    landmarks = landmark_arrays(link_offsets, link_targets, rareness_np, group_order_np, starts_np)
     return LadderIndex(
         label=lexicon.label,
         content_hash=lexicon.content_hash,
