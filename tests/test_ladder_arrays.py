@@ -67,3 +67,12 @@ def test_landmark_arrays_are_the_reference_tables(words: list[str], data: st.Dat
     starts = np.concatenate(([0], np.cumsum(sizes)))
     got = landmark_arrays(offsets, links, np.array(rareness, dtype=np.int64), order, starts, k=k, min_group=min_group)
     assert [list(t) for t in got] == [list(t) for t in expected]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([10, 20, 35, 50, 55, 60, 70, 80, 95, 100, 37, 101]),
+                          st.integers(-300, 900)), max_size=50))
+def test_rareness_array_is_rareness_word_by_word(values: list[tuple[int, int]]) -> None:
+    words = [f"w{i}" for i in range(len(values))]
+    lex = Lexicon(words, [lv for lv, _ in values], [z for _, z in values], name="test")
+    assert lex.rareness_array().tolist() == [lex.rareness(w) for w in words]

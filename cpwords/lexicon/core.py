@@ -340,8 +340,10 @@ class Lexicon:
         zipf_c = np.asarray(self._zipf_c, dtype=np.int64)
         if not len(levels):
             return levels
-        pairs, which = np.unique(np.stack((levels, zipf_c)), axis=1, return_inverse=True)
-        values = np.array([rareness_of(lv, z) for lv, z in pairs.T.tolist()], dtype=np.int64)
+        low = int(zipf_c.min())
+        pairs, which = np.unique((levels << 32) + (zipf_c - low), return_inverse=True)  # zipf_c spans < 2**32
+        values = np.array([rareness_of(key >> 32, (key & 0xFFFFFFFF) + low) for key in pairs.tolist()],
+                          dtype=np.int64)
         return values[which.reshape(-1)]
 
     @cached_property
