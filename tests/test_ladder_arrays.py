@@ -67,6 +67,12 @@ def test_landmark_arrays_are_the_reference_tables(words: list[str], data: st.Dat
     starts = np.concatenate(([0], np.cumsum(sizes)))
     got = landmark_arrays(offsets, links, np.array(rareness, dtype=np.int64), order, starts, k=k, min_group=min_group)
     assert [list(t) for t in got] == [list(t) for t in expected]
+    # A group at a time, in any order, into the same tables (as LadderIndex.landmarks does): the same.
+    tables = landmark_arrays(offsets, links, np.array(rareness), order, starts, k=k, groups=[])
+    for g in data.draw(st.permutations(range(len(sizes) + 1))):
+        landmark_arrays(offsets, links, np.array(rareness), order, starts, k=k, min_group=min_group, groups=[g],
+                        tables=tables)
+    assert [list(t) for t in tables] == [list(t) for t in expected]
 
 
 @settings(max_examples=100, deadline=None)

@@ -15,7 +15,7 @@ the tables of the reference :func:`.landmarks.landmark_tables`.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -146,8 +146,13 @@ def landmark_arrays(
     group_starts: np.ndarray,
     k: int = LANDMARKS,
     min_group: int = MIN_GROUP,
+    groups: Iterable[int] | None = None,
+    tables: list[array] | None = None,
 ) -> list[array]:
     """Exactly the tables of :func:`.landmarks.landmark_tables`, for every group at once with numpy.
+
+    ``groups``: only these group numbers (the entries of other words are left as they are);
+    ``tables``: ``k`` tables to fill in place (default: new tables of zeros).
 
     The groups are disjoint, so one distance array holds the distances from one source in each
     group; each round of landmarks is one vectorised Bellman-Ford run over the CSR links
@@ -161,11 +166,14 @@ def landmark_arrays(
     [[23, 12, 0], [0, 11, 23]]
     """
     n = len(rareness)
-    tables = [array("i", bytes(4 * n)) for _ in range(k)]
+    if tables is None:
+        tables = [array("i", bytes(4 * n)) for _ in range(k)]
     starts = np.asarray(group_starts, dtype=np.int64)
     sizes = np.diff(starts)
     big = np.flatnonzero(sizes >= max(min_group, 1))
     big = big[big >= 1]
+    if groups is not None:
+        big = np.intersect1d(big, np.fromiter(groups, dtype=np.int64))
     if not len(big) or not k:
         return tables
     order = np.asarray(group_order, dtype=np.int64)
@@ -186,9 +194,7 @@ def landmark_arrays(
     landmark = first_greatest(spread)
     for j in range(k):
         dist = _distances(graph, landmark)
-        table = np.zeros(n, dtype=np.int32)
-        table[members] = np.minimum(dist, CAP)
-        tables[j] = array("i", table.tobytes())
+        np.frombuffer(tables[j], dtype=np.int32)[members] = np.minimum(dist, CAP)  # writes through
         total += dist
         total[landmark] = -1  # never chosen twice in a row (as the reference does)
         landmark = first_greatest(total)

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from cpwords.puzzles.ladder.landmarks import LANDMARKS
+
 if TYPE_CHECKING:
     from cpwords.lexicon import Lexicon
 
@@ -57,8 +59,6 @@ class LadderIndex:
     """Word length of each group (``array('i')``, index 0 unused)."""
     alphabetical: array
     """Word ids in alphabetical order of their words (``array('i')``), for binary search."""
-    landmarks: list[array]
-    """Landmark distance tables for the least-rare search (see :mod:`.landmarks`)."""
     group_order: array
     """Word ids sorted by group (``array('i')``): group g is ``group_order[group_starts[g]:group_starts[g+1]]``."""
     group_starts: array
@@ -137,6 +137,37 @@ class LadderIndex:
         """The words linked to ``word``, alphabetically."""
         return sorted(self.words[j] for j in self.neighbours(self.id_of(word)))
 
+    # -- landmarks
+
+    @cached_property
+    def _landmark_tables(self) -> list[array]:
+        return [array("i", bytes(4 * len(self.words))) for _ in range(LANDMARKS)]
+
+    @cached_property
+    def _groups_with_landmarks(self) -> set[int]:
+        return set()
+
+    def landmarks(self, g: int) -> list[array]:
+        """Landmark distance tables for the least-rare search in group ``g`` (see :mod:`.landmarks`).
+
+        Indexed by word id, made ready for the words of group ``g`` (entries of other words are 0
+        until their group is asked for; groups under :data:`.landmarks.MIN_GROUP` words stay 0, a
+        plain Dijkstra). Computed on first use, a group at a time (a few hundredths of a second
+        for the biggest group of scowl-95), not when the index is built: the first use of a
+        dictionary does not pay for every group, and a shortest ladder needs none.
+        """
+        tables = self._landmark_tables
+        if g not in self._groups_with_landmarks:
+            import numpy as np
+
+            from cpwords.puzzles.ladder.arrays import landmark_arrays
+
+            landmark_arrays(np.frombuffer(self.offsets, dtype=np.int32), np.frombuffer(self.links, dtype=np.int32),
+                            np.frombuffer(self.rareness, dtype=np.int64), np.frombuffer(self.group_order, dtype=np.int32),
+                            np.frombuffer(self.group_starts, dtype=np.int32), groups=[g], tables=tables)
+            self._groups_with_landmarks.add(g)
+        return tables
+
     # -- groups
 
     def group_of(self, word: str) -> int:
@@ -191,7 +222,7 @@ class LadderIndex:
 
 
 _PAYLOAD_FIELDS = ("label", "content_hash", "words", "rareness", "offsets", "links", "group", "group_sizes",
-                   "group_lengths", "alphabetical", "landmarks", "group_order", "group_starts")
+                   "group_lengths", "alphabetical", "group_order", "group_starts")
 
 
 def wildcard_buckets(words: Sequence[str]) -> list[list[int]]:
@@ -275,13 +306,14 @@ def word_groups(words: Sequence[str], adjacency: Sequence[Iterable[int]]) -> tup
 
 
 def build_index(lexicon: Lexicon) -> LadderIndex:
-    """Links, groups and landmark tables of every word of ``lexicon`` (no cache: see :mod:`.store`).
+    """Links and groups of every word of ``lexicon`` (no cache: see :mod:`.store`; the landmark
+    tables are made per group when a search needs them: :meth:`LadderIndex.landmarks`).
 
     Links and groups come from :mod:`.arrays` (numpy; the same result as :func:`one_letter_links`
     and :func:`word_groups`, several times faster on big dictionaries)."""
     import numpy as np
 
-    from cpwords.puzzles.ladder.arrays import group_arrays, landmark_arrays, link_arrays
+    from cpwords.puzzles.ladder.arrays import group_arrays, link_arrays
 
     words = list(lexicon)
     link_offsets, link_targets = link_arrays(words)
@@ -290,9 +322,7 @@ def build_index(lexicon: Lexicon) -> LadderIndex:
     group_order_np = np.argsort(group_np, kind="stable")  # stable: frequency order within a group
     starts_np = np.concatenate(([0], np.cumsum(sizes_np)))
     group_order, group_starts = _ints(group_order_np), _ints(starts_np)
-    rareness_np = lexicon.rareness_array()
-    rareness = array("q", rareness_np.astype(np.int64).tobytes())
-    landmarks = landmark_arrays(link_offsets, link_targets, rareness_np, group_order_np, starts_np)
+    rareness = array("q", lexicon.rareness_array().astype(np.int64).tobytes())
     return LadderIndex(
         label=lexicon.label,
         content_hash=lexicon.content_hash,
@@ -304,7 +334,6 @@ def build_index(lexicon: Lexicon) -> LadderIndex:
         group_sizes=_ints(sizes_np),
         group_lengths=_ints(lengths_np),
         alphabetical=_ints(alphabetical),
-        landmarks=landmarks,
         group_order=group_order,
         group_starts=group_starts,
     )

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 #: Name and format version of the cached index (bump the version when the format changes).
 CACHE_NAME = "ladder-index"
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 
 
 def index_for(lexicon: Lexicon) -> LadderIndex:
