@@ -32,7 +32,7 @@ def link_arrays(words: Sequence[str], check: Callable[[], None] | None = None) -
     [[1], [0, 3], [3], [1, 2]]
     """
     n = len(words)
-    lengths = np.fromiter((len(w) for w in words), dtype=np.int64, count=n)
+    lengths = np.fromiter(map(len, words), dtype=np.int64, count=n)
     sources: list[np.ndarray] = []
     targets: list[np.ndarray] = []
     for length in np.unique(lengths).tolist():
@@ -80,9 +80,16 @@ def _packed_keys(words: np.ndarray) -> tuple[list[np.ndarray], list[tuple[int, n
     """
     count, length = len(words), words.dtype.itemsize // 4
     points = words.view(np.uint32).reshape(count, length)
-    alphabet, codes = np.unique(points, return_inverse=True)
-    codes = codes.reshape(count, length).astype(np.uint64)
-    bits = max(1, int(len(alphabet) - 1).bit_length())
+    top = int(points.max())
+    if top < 1 << 16:  # every letter of a living alphabet: rank by a look-up table, no sort
+        present = np.zeros(top + 1, dtype=bool)
+        present[points] = True
+        rank = np.cumsum(present, dtype=np.uint64) - np.uint64(1)
+        codes, letters = rank[points], int(present.sum())
+    else:
+        alphabet, inverse = np.unique(points, return_inverse=True)
+        codes, letters = inverse.reshape(count, length).astype(np.uint64), len(alphabet)
+    bits = max(1, (letters - 1).bit_length())
     per_key = 64 // bits
     keys: list[np.ndarray] = []
     masks: list[tuple[int, np.uint64]] = []
@@ -125,7 +132,7 @@ def group_arrays(words: Sequence[str], offsets: np.ndarray, links: np.ndarray,
             parent = jumped
     rank = np.empty(n, dtype=np.int64)
     rank[alphabetical] = np.arange(n)
-    lengths = np.fromiter((len(w) for w in words), dtype=np.int64, count=n)
+    lengths = np.fromiter(map(len, words), dtype=np.int64, count=n)
     roots = np.flatnonzero(parent == np.arange(n))
     first = np.full(n, n, dtype=np.int64)
     np.minimum.at(first, parent, rank)  # the alphabetically first word of each component
