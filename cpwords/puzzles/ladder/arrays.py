@@ -50,14 +50,18 @@ def link_arrays(words: Sequence[str], check: Callable[[], None] | None = None) -
             same = np.logical_and.reduce([r[1:] == r[:-1] for r in ordered])  # row k equals row k+1
             if not same.any():
                 continue
-            run = np.concatenate(([0], np.cumsum(~same)))  # bucket number of each sorted row
-            for d in range(1, len(ids)):
-                pair = run[d:] == run[:-d]
-                if not pair.any():
-                    break
-                a, b = ids[order[:-d][pair]], ids[order[d:][pair]]
-                sources += [a, b]
-                targets += [b, a]
+            # Buckets are runs of equal sorted rows; each row of a run of two or more is linked to
+            # every other row of its run, in both directions at once.
+            start = np.flatnonzero(np.concatenate(([True], ~same)))
+            size = np.diff(np.append(start, len(ids)))
+            start, size = start[size > 1], size[size > 1]
+            rows = np.repeat(start - np.cumsum(size) + size, size) + np.arange(int(size.sum()))
+            first, each = np.repeat(start, size), np.repeat(size, size)  # of the run of each row
+            src = np.repeat(rows, each)
+            dst = np.repeat(first - np.cumsum(each) + each, each) + np.arange(int(each.sum()))
+            other = src != dst
+            sources.append(ids[order[src[other]]])
+            targets.append(ids[order[dst[other]]])
     if not sources:
         return np.zeros(n + 1, dtype=np.int32), np.zeros(0, dtype=np.int32)
     src, dst = np.concatenate(sources), np.concatenate(targets)
