@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,3 +83,34 @@ def test_rareness_array_is_rareness_word_by_word(values: list[tuple[int, int]]) 
     words = [f"w{i}" for i in range(len(values))]
     lex = Lexicon(words, [lv for lv, _ in values], [z for _, z in values], name="test")
     assert lex.rareness_array().tolist() == [lex.rareness(w) for w in words]
+
+
+def test_the_index_makes_a_groups_landmarks_on_first_use_and_keeps_them(tmp_path, monkeypatch) -> None:
+    from itertools import product
+
+    from cpwords.puzzles.ladder.index import LadderIndex
+    from cpwords.puzzles.ladder.store import index_for
+
+    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(tmp_path))
+    words = ["".join(p) for p in product("abcde", repeat=3)] + ["".join(p) for p in product("xyz", repeat=4)]
+    lex = Lexicon.from_words(words)
+    index = index_for(lex)
+    ids = list(lex)
+    adjacency = one_letter_links(ids)
+    group, sizes, _ = word_groups(ids, adjacency)
+    members = [[v for v in range(len(ids)) if group[v] == g] for g in range(1, len(sizes))]
+    expected = landmark_tables(len(ids), members, adjacency.__getitem__, list(index.rareness))
+    big = index.group_of("abc")
+    assert index.group_size(big) == 125 and index.group_size(index.group_of("xyzx")) == 81
+    tables = [list(t) for t in index.landmarks(big)]
+    in_big = [index.group[v] == big for v in range(len(ids))]
+    assert any(tables[0]) and all(not t[v] for t in tables for v in range(len(ids)) if not in_big[v])
+    assert tables == [[x if in_big[v] else 0 for v, x in enumerate(t)] for t in expected]
+    assert len(list(tmp_path.glob("ladder-index-landmarks-*.pickle"))) == 1
+    # Another process reads the group's rows from the cache; with both groups, the whole reference.
+    again = LadderIndex.from_payload(index.to_payload())
+    compute = LadderIndex.compute_landmarks
+    monkeypatch.setattr(LadderIndex, "compute_landmarks", lambda self, g: pytest.fail("not read from the cache"))
+    again.landmarks(big)
+    monkeypatch.setattr(LadderIndex, "compute_landmarks", compute)
+    assert [list(t) for t in again.landmarks(index.group_of("xyzx"))] == [list(t) for t in expected]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from cpwords.puzzles.ladder.landmarks import LANDMARKS
+from cpwords.puzzles.ladder.landmarks import LANDMARKS, MIN_GROUP
 
 if TYPE_CHECKING:
     from cpwords.lexicon import Lexicon
@@ -152,21 +152,39 @@ class LadderIndex:
 
         Indexed by word id, made ready for the words of group ``g`` (entries of other words are 0
         until their group is asked for; groups under :data:`.landmarks.MIN_GROUP` words stay 0, a
-        plain Dijkstra). Computed on first use, a group at a time (a few hundredths of a second
-        for the biggest group of scowl-95), not when the index is built: the first use of a
-        dictionary does not pay for every group, and a shortest ladder needs none.
+        plain Dijkstra). Made on first use, a group at a time (a quarter of a second for the
+        biggest group of scowl-95), and kept in the disk cache (:func:`.store.landmark_rows`), not
+        when the index is built: the first use of a dictionary does not pay for every group, and
+        a shortest ladder needs none.
         """
         tables = self._landmark_tables
         if g not in self._groups_with_landmarks:
-            import numpy as np
+            if 1 <= g < len(self.group_sizes) and self.group_sizes[g] >= MIN_GROUP:
+                import numpy as np
 
-            from cpwords.puzzles.ladder.arrays import landmark_arrays
+                from cpwords.puzzles.ladder.store import landmark_rows
 
-            landmark_arrays(np.frombuffer(self.offsets, dtype=np.int32), np.frombuffer(self.links, dtype=np.int32),
-                            np.frombuffer(self.rareness, dtype=np.int64), np.frombuffer(self.group_order, dtype=np.int32),
-                            np.frombuffer(self.group_starts, dtype=np.int32), groups=[g], tables=tables)
+                members = np.frombuffer(self.members(g), dtype=np.int32)
+                rows = np.frombuffer(landmark_rows(self, g), dtype=np.int32).reshape(len(tables), len(members))
+                for table, row in zip(tables, rows, strict=True):
+                    np.frombuffer(table, dtype=np.int32)[members] = row
             self._groups_with_landmarks.add(g)
         return tables
+
+    def compute_landmarks(self, g: int) -> bytes:
+        """The landmark distances of group ``g``'s words (``array('i')`` bytes: one row per landmark
+        rank, in :meth:`members` order), computed (:func:`.arrays.landmark_arrays`)."""
+        import numpy as np
+
+        from cpwords.puzzles.ladder.arrays import landmark_arrays
+
+        def view(values: array) -> np.ndarray:
+            return np.frombuffer(values, dtype=np.int32 if values.typecode == "i" else np.int64)
+
+        tables = landmark_arrays(view(self.offsets), view(self.links), view(self.rareness), view(self.group_order),
+                                 view(self.group_starts), groups=[g])
+        members = view(self.members(g))
+        return b"".join(view(table)[members].tobytes() for table in tables)
 
     # -- groups
 

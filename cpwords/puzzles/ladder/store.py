@@ -37,6 +37,15 @@ def index_for(lexicon: Lexicon) -> LadderIndex:
     return LadderIndex.from_payload(payload)
 
 
+def landmark_rows(index: LadderIndex, g: int) -> bytes:
+    """The landmark distances of group ``g`` (:meth:`LadderIndex.compute_landmarks`), from the
+    disk cache when a search needed them before: a file per group searched, keyed like the index."""
+    from cpwords.lexicon.cache import cached
+
+    return cached(_ByHash(index.content_hash), f"{CACHE_NAME}-landmarks-{g}",  # type: ignore[arg-type]
+                  lambda: index.compute_landmarks(g), version=CACHE_VERSION)
+
+
 # ---------------------------------------------------------------- finding the index without the lexicon
 
 
