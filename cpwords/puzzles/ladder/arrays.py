@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
 
 import numpy as np
 
@@ -39,7 +40,7 @@ def link_arrays(words: Sequence[str], check: Callable[[], None] | None = None) -
         ids = np.flatnonzero(lengths == length)
         if len(ids) < 2 or length == 0:
             continue
-        keys, masks = _packed_keys(np.array([words[i] for i in ids.tolist()], dtype=f"<U{length}"))
+        keys, masks = _packed_keys(np.array(itemgetter(*ids.tolist())(words), dtype=f"<U{length}"))
         for p in range(length):
             if check is not None:
                 check()
