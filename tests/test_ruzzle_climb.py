@@ -200,3 +200,21 @@ def test_cli_best_board_as_a_user_runs_it() -> None:
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert '"objective": 545' in out.stdout
+
+
+def test_best_board_of_more_cells_than_its_scorers_hold_is_one_line(tmp_path: Path) -> None:
+    """Issue 24 item 5: a 200×200 ``best_board`` ran 41-57 s past a 3 s limit and, climbing, ended in a
+    traceback; now the spec refuses boards the scorers cannot hold, before any work."""
+    from cpwords.puzzles.ruzzle.scoring import MAX_CELLS
+    from cpwords.puzzles.ruzzle.spec import BEST_BOARD_CELLS
+
+    assert BEST_BOARD_CELLS == MAX_CELLS
+    puzzle = tmp_path / "big.yaml"
+    puzzle.write_text("kind: ruzzle\ntask: best_board\ngrid: [" + ", ".join(["abcdefgh"] * 8) + "]\n")
+    out = subprocess.run([sys.executable, "-m", "cpwords", "solve", str(puzzle), "--time-limit", "3"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "'grid'" in out.stderr and "64 cells" not in out.stderr
+    assert "up to 63 cells" in out.stderr and str(puzzle) in out.stderr
+    fits = parse_spec({"kind": "ruzzle", "task": "best_board", "grid": ["abcdefg"] * 9, "iterations": 1})
+    assert fits.shape() == (9, 7)

@@ -32,6 +32,11 @@ def _parse_row(row: str | list[str]) -> list[str]:
     return parse_row(row)
 
 
+#: The largest board ``best_board`` searches (:data:`~cpwords.puzzles.ruzzle.scoring.MAX_CELLS`,
+#: which the spec cannot import without the scorer's numpy tables): an 8×7 board.
+BEST_BOARD_CELLS = 63
+
+
 class RuzzleSpec(BaseSpec):
     """Find every word on a Ruzzle or Boggle board, count the board's paths, or search for a rich board."""
 
@@ -171,6 +176,10 @@ class RuzzleSpec(BaseSpec):
                         raise field_error(f"bonuses.{name}[{i}]", problem, [r, c])
                     raise _layout_error(problem, source, ["bonuses", name, i], value=[r, c])
                 seen[(r, c)] = name
+        if self.task == "best_board" and rows * cols > BEST_BOARD_CELLS:
+            raise field_error("grid", f"best_board searches boards of up to {BEST_BOARD_CELLS} cells (its "
+                                      f"scorers keep a path's cells in one 64-bit word); this board has "
+                                      f"{rows * cols:,} (its words: task 'words')", f"{rows}x{cols}")
         if self.engine == "enumerate" and rows * cols > 16 and self.task != "count_paths":
             raise field_error("engine", f"engine 'enumerate' walks every path and handles at most 16 cells "
                                         f"(this board has {rows * cols}); use 'trie' or 'active'", self.engine)
