@@ -26,6 +26,7 @@ per size, each seed's chain stops at the target or at the size's budget.
     python benchmarks/bench_ruzzle_best_board.py --quick      # 2 seeds x 10 s
     python benchmarks/bench_ruzzle_best_board.py --all-arms --budget 30 --seeds 4
     python benchmarks/bench_ruzzle_best_board.py --best-boards --seeds 10 --baseline-seeds 3
+    python benchmarks/bench_ruzzle_best_board.py --best-boards --seeds 10 --baseline-seeds 3 --workers 2
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ def main() -> None:
     parser.add_argument("--best-boards", action="store_true", help="the best Boggle boards of ENABLE2K, by size")
     parser.add_argument("--baseline-seeds", type=int, help="--best-boards: seeds of the annealing baseline")
     parser.add_argument("--sizes", default="3x3,3x4,4x4", help="--best-boards: sizes (3x3,3x4,4x4,5x5)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="--best-boards: climbing chains per seed, in parallel on the execution layer")
     args = parser.parse_args()
     if args.best_boards:
         from bench_best_boards import run

@@ -160,7 +160,7 @@ def read_shape(folder: str, ref: str | Path, *, field_name: str, base_dir: Path 
     devices refused; UTF-16 and binary files named) and parsed with the same guards as puzzle
     files (nesting depth, alias bombs); every error is an InputError naming the file.
     """
-    noun = {"boards": "board", "grids": "grid shape", "ruzzle": "bonus layout"}.get(folder, f"{folder} layout")
+    noun = {"boards": "board", "grids": "grid shape", "ruzzle": "bonus layout", "dice": "dice set"}.get(folder, f"{folder} layout")
     if isinstance(ref, str) and "/" not in ref and not ref.endswith((".yaml", ".yml")):
         from cpwords.files import exists
 

@@ -273,7 +273,7 @@ STATS: dict[str, str] = {
     "raw_count": "answers counted without symmetry breaking (counting tasks)",
     "method": "how a count was obtained (sum-product, inclusion-exclusion, enumeration …)",
     "workers": "worker processes of the execution layer used",
-    "stopped": "why the search stopped early (time_limit, interrupted, limit, memory)",
+    "stopped": "why the search stopped early (time_limit, interrupted, limit, memory, solver)",
     "answers_dropped": "answers found but not listed: the time limit ended the listing first",
 }
 
@@ -286,7 +286,8 @@ def _standard_message(status: Status, found: SearchOutcome, what: str, infeasibl
         return None
     reason = found.stopped or "time_limit"
     cause = {"time_limit": "the time limit was reached", "interrupted": "the search was interrupted",
-             "memory": "the memory budget was reached"}.get(reason)
+             "memory": "the memory budget was reached",
+             "solver": "the solver ended its run before the time limit"}.get(reason)
     if status is Status.UNKNOWN:
         return f"{cause or 'the search stopped'} before any {what} was found"
     if asked is not None and len(found.answers) < asked:

@@ -247,6 +247,30 @@ def test_a_sharded_count_ends_at_its_time_limit(full_7x7_spec: Path, tmp_path: P
     assert took <= 1.0 + bound, f"{took:.2f} s for a 1 s limit"
 
 
+def _chain_that_reaches_the_target_or_waits(chain: int) -> tuple[int, list[str], dict[str, object]]:
+    """Chain 0 reports a board at the target at once; chain 1 would take a minute."""
+    if chain != 0:
+        time.sleep(60)
+    return 7, ["ab", "cd"], {"best_value": 7, "stopped_by_time": False}
+
+
+def test_the_first_chain_at_the_target_ends_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a ``target``, chains are run until one reaches it: the others are ended (their worker
+    killed), so the answer is the finished chain's and no worker is left behind."""
+    from cpwords.puzzles.loading import parse_spec
+    from cpwords.puzzles.ruzzle import chains
+    from cpwords.puzzles.ruzzle.board import Board
+
+    monkeypatch.setattr(chains, "_chain", _chain_that_reaches_the_target_or_waits)
+    spec = parse_spec({"kind": "ruzzle", "task": "best_board", "grid": ["ab", "cd"], "dictionary": {"words": ["abc"]},
+                       "target": 7, "seed": 1})
+    before = descendants(os.getpid())
+    board, stats = chains.best_of_chains(spec, Board.from_tiles(spec.tiles()), None, Budget(300), 2)
+    assert stats["chains"] == 1 and stats["chain"] == 0 and stats["best_value"] == 7
+    assert stats["stopped_by_time"] is False and board.row_strings() == ["ab", "cd"]
+    assert descendants(os.getpid()) <= before
+
+
 def test_best_board_runs_one_chain_per_worker_and_keeps_the_best() -> None:
     """Chains run on the layer's workers; chain 0 is the one-process search with the spec's seed, so
     two chains never do worse than one (the searches are bounded by moves, not by time)."""

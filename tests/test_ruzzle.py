@@ -265,3 +265,36 @@ def test_engine_that_cannot_do_the_task_is_refused_at_load():
         parse_spec({"kind": "ruzzle", "grid": ["cats", "dogs"], "task": "best_board", "engine": "active"})
     assert info.value.field == "engine" and "engine that can: trie" in info.value.message
     assert parse_spec({"kind": "ruzzle", "grid": ["cats"], "task": "count_paths"}).engine == "enumerate"
+
+
+# ---------------------------------------------------------------- the double-array trie itself
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet="abeäöüz", min_size=1, max_size=7), max_size=60),
+       st.lists(st.text(alphabet="abeäöüz", min_size=1, max_size=8), max_size=30))
+def test_the_trie_holds_exactly_the_words_and_their_prefixes(words: list[str], probes: list[str]) -> None:
+    """Walked letter by letter, the trie reaches a state exactly for the prefixes of its words,
+    and that state ends a word exactly for the words (repeated words included; letters beyond
+    a–z (German's ä ö ü); ``kids`` and depths from the scoring tables agree)."""
+    from cpwords.alphabet import GERMAN as alphabet
+    from cpwords.puzzles.ruzzle.scoring import _derived
+
+    trie = build_trie(words + words[:3], alphabet)
+    kids, depth, _ = _derived(trie, alphabet)
+    wanted, prefixes = set(words), {""} | {w[:k] for w in words for k in range(len(w) + 1)}
+    assert trie.nodes == len(prefixes)
+    for text in sorted(prefixes | set(probes) | {p + "z" for p in probes}):
+        state = 0
+        for ch in text:
+            letter = alphabet.index[ch]
+            child = trie.child(state, letter)
+            assert (child >= 0) == bool(kids[state] >> letter & 1)
+            if child < 0:
+                break
+            state = child
+        else:
+            assert text in prefixes and depth[state] == len(text)
+            assert bool(trie.is_word[state]) == (text in wanted), text
+            continue
+        assert text not in prefixes

@@ -88,6 +88,36 @@ def test_neighbourhood_equals_scoring_each_changed_board(hood_class: type, case:
 
 
 @pytest.mark.skipif(not available(), reason="numba is not installed")
+@pytest.mark.parametrize("case", range(12))
+def test_compiled_whole_board_walk_equals_the_array_scorer(case: int) -> None:
+    """The lean compiled walk (the climb's swaps and fresh pools) against the array scorer, on
+    random small dictionaries with ``qu``, each scoring, bonus layouts and minimum lengths; the
+    same boards scored twice give the same values (its per-board marks need no clearing)."""
+    rng = random.Random(500 + case)
+    rows, cols = rng.choice([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
+    scoring = rng.choice(["boggle", "ruzzle", "none"])
+    words = _words(rng, "abcequ", 400) + ["quad", "equa", "aqua"]
+    layout = {k: v for k, v in rng.choice(LAYOUTS).items() if k[0] <= rows and k[1] <= cols}
+    scorer = BoardScorer(words, scoring=scoring, min_letters=rng.choice([1, 2, 3]), rows=rows, cols=cols,
+                         bonus_cells=layout)
+    alphabet = alphabet_of(words)
+    hood = CompiledNeighbourhood(scorer, alphabet)
+    boards = [tuple(rng.choice(alphabet) for _ in range(rows * cols)) for _ in range(40)]
+    expected = scorer.score_many(boards)
+    assert hood.score_many(boards) == expected and hood.score_many(boards[::-1]) == expected[::-1]
+    assert sum(expected) > 0
+
+
+@pytest.mark.skipif(not available(), reason="numba is not installed")
+def test_compiled_whole_board_walk_scores_the_published_boards() -> None:
+    lex = load_lexicon("enable2k")
+    for grid, points in PUBLISHED:
+        rows, cols = len(grid), len(grid[0])
+        scorer = BoardScorer(lex, scoring="boggle", rows=rows, cols=cols)
+        assert CompiledNeighbourhood(scorer, alphabet_of(lex)).score_many([tuple("".join(grid))]) == [points]
+
+
+@pytest.mark.skipif(not available(), reason="numba is not installed")
 def test_compiled_and_numpy_neighbourhoods_agree_on_enable2k() -> None:
     lex = load_lexicon("enable2k")
     bonus = {(1, 1): "TW", (2, 3): "DL", (4, 4): "DW", (3, 2): "TL"}
@@ -170,3 +200,21 @@ def test_cli_best_board_as_a_user_runs_it() -> None:
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert '"objective": 545' in out.stdout
+
+
+def test_best_board_of_more_cells_than_its_scorers_hold_is_one_line(tmp_path: Path) -> None:
+    """Issue 24 item 5: a 200×200 ``best_board`` ran 41-57 s past a 3 s limit and, climbing, ended in a
+    traceback; now the spec refuses boards the scorers cannot hold, before any work."""
+    from cpwords.puzzles.ruzzle.scoring import MAX_CELLS
+    from cpwords.puzzles.ruzzle.spec import BEST_BOARD_CELLS
+
+    assert BEST_BOARD_CELLS == MAX_CELLS
+    puzzle = tmp_path / "big.yaml"
+    puzzle.write_text("kind: ruzzle\ntask: best_board\ngrid: [" + ", ".join(["abcdefgh"] * 8) + "]\n")
+    out = subprocess.run([sys.executable, "-m", "cpwords", "solve", str(puzzle), "--time-limit", "3"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "'grid'" in out.stderr and "64 cells" not in out.stderr
+    assert "up to 63 cells" in out.stderr and str(puzzle) in out.stderr
+    fits = parse_spec({"kind": "ruzzle", "task": "best_board", "grid": ["abcdefg"] * 9, "iterations": 1})
+    assert fits.shape() == (9, 7)

@@ -115,3 +115,24 @@ def test_a_spanish_board_typed_in_the_browser(server: str, browser: Any) -> None
     words = {b.get_attribute("data-word") for b in css(browser, "#word-list button")}
     assert {"niño", "gato", "casa", "pera"} <= words
     no_errors(browser)
+
+
+def test_random_english_boggle_board_is_rolled_from_the_dice(server: str, browser: Any) -> None:  # noqa: F811
+    from selenium.webdriver.support.ui import Select
+
+    from cpwords.puzzles.ruzzle.dice import load_dice, rollable
+
+    open_page(browser, f"{server}/kind/ruzzle", "#tiles input")
+    Select(by_id(browser, "scoring")).select_by_value("boggle")
+    for size, name in (("4", "boggle-new"), ("5", "big-boggle")):
+        Select(by_id(browser, "size")).select_by_value(size)
+        until(browser, lambda d, n=int(size): len(css(d, "#tiles input")) == n * n)
+        dice = load_dice(name)
+        for _ in range(3):
+            before = [t.get_attribute("value") for t in css(browser, "#tiles input")]
+            by_id(browser, "ruzzle-random").click()
+            until(browser, lambda d, b=before: [t.get_attribute("value") for t in css(d, "#tiles input")] != b)
+            flat = [t.get_attribute("value") for t in css(browser, "#tiles input")]
+            board = [flat[r * dice.cols:(r + 1) * dice.cols] for r in range(dice.rows)]
+            assert rollable(dice, board), board
+    no_errors(browser)

@@ -9,6 +9,14 @@ count and a seed. Statuses map onto :class:`cpwords.results.Status`. A stop requ
 Symmetry breaking: :func:`lex_leader_constraints` posts X ≤lex g·X for every element g of a
 symmetry group (one representative per orbit), with :func:`lex_leq`.
 
+Time limits: CP-SAT looks at its limit only once a model is loaded, and loading a model with big
+``add_allowed_assignments`` tables (expanding them, then presolve) takes seconds that no limit
+stops. :func:`loading_plan` weighs the time left against the model's table entries: presolve
+when there is time for it, none when there is only time to load, and no solve at all (status
+``unknown``, a message saying why) when there is not even that. Model builders call
+:func:`check_building` in their loops, so that a budget spent while building ends the task with
+:class:`BuildTimeout`.
+
 Example
 -------
 >>> m = cp_model.CpModel()
@@ -21,6 +29,7 @@ Example
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,8 +37,93 @@ from typing import Any, Protocol
 
 from ortools.sat.python import cp_model
 
-from cpwords.engines.budget import Budget
+from cpwords.engines.budget import Budget, SearchTimeout
+from cpwords.engines.found import SOLVER, TIME_LIMIT, Found
 from cpwords.results import Status
+
+#: Seconds CP-SAT takes, per entry (row × column) of its tables, to load and presolve a model,
+#: measured on word tables of 200,000 to 860,000 entries (7x7 word grids of scowl-70, boards
+#: of common-10k and common-20k: 3.3 to 4 µs on a loaded 2-core machine). Without presolve it
+#: takes a quarter to four fifths of that.
+LOAD_S_PER_ENTRY = 4e-6
+
+#: Seconds of the budget that may be left when CP-SAT ends on its own time limit: CP-SAT's clock
+#: starts after ours, so a run it ends with more left did not end on the time limit.
+EARLY_S = 0.25
+
+#: How a limit reached before or while a model is loaded is told.
+_CAUSES = {"time_limit": "the time limit was reached", "interrupted": "the run was interrupted"}
+
+
+class BuildTimeout(SearchTimeout):
+    """The budget ended while a model was being built; ``message`` says so in the user's words."""
+
+    def __init__(self, reason: str | None) -> None:
+        super().__init__(reason or "time_limit")
+        self.reason = reason or "time_limit"
+        self.message = f"{_CAUSES.get(self.reason, 'the run stopped')} while the CP-SAT model was being built"
+
+    def found(self) -> Found:
+        """What the task found: nothing, stopped for this reason, with the message."""
+        return Found(message=self.message, stats={"stopped": self.reason}).stop(self.reason)
+
+
+def stops_while_building(task: Callable[..., Found]) -> Callable[..., Found]:
+    """A task function ``(problem, spec, budget) -> Found`` that, when its budget ends while it
+    builds its model (:class:`BuildTimeout`), returns nothing found with that reason and message."""
+
+    @functools.wraps(task)
+    def run(problem: Any, spec: Any, budget: Budget) -> Found:
+        try:
+            return task(problem, spec, budget)
+        except BuildTimeout as exc:
+            return exc.found()
+
+    return run
+
+
+def check_building(budget: Budget) -> None:
+    """Raise :class:`BuildTimeout` when ``budget`` is spent (called in model-building loops)."""
+    if budget.expired():
+        raise BuildTimeout(budget.reason)
+
+
+def table_entries(model: cp_model.CpModel) -> int:
+    """Entries (rows × columns) of the model's table constraints: what loading it costs CP-SAT."""
+    if "kTable" not in model.model_stats():  # a quick look, for models of many small constraints
+        return 0
+    total = 0
+    for ct in model.proto.constraints:
+        has_table = getattr(ct, "has_table", None)  # OR-Tools' own proto class; protobuf before 9.12
+        if has_table() if has_table is not None else ct.HasField("table"):
+            total += len(ct.table.values)
+    return total
+
+
+def loading_plan(model: cp_model.CpModel, budget: Budget) -> tuple[dict[str, Any], str | None]:
+    """How to load ``model`` in what is left of ``budget``: the parameters to add (no presolve
+    when there is time to load the model but not to presolve it), and, when there is not even
+    time to load it, why the solve must not start (None: start it).
+
+    >>> m = cp_model.CpModel()
+    >>> x = [m.new_int_var(0, 99, f"x{i}") for i in range(3)]
+    >>> _ = m.add_allowed_assignments(x, [(i // 100, i // 10 % 10, i % 10) for i in range(10_000)])
+    >>> table_entries(m), loading_plan(m, Budget(10)), loading_plan(m, Budget(0.2))
+    (30000, ({}, None), ({'cp_model_presolve': False}, None))
+    >>> print(loading_plan(m, Budget(0.05))[1])  # doctest: +ELLIPSIS
+    the time limit was reached before CP-SAT could load the model: 0.05 s were left, and its 30,000 table entries ...
+    """
+    left = budget.left()
+    if left is None or left > 600:
+        return {}, None
+    load_s = table_entries(model) * LOAD_S_PER_ENTRY
+    if left >= 2 * load_s:
+        return {}, None
+    if left >= load_s or budget.expired():
+        return {"cp_model_presolve": False}, None
+    return {"cp_model_presolve": False}, (
+        f"the time limit was reached before CP-SAT could load the model: {left:.2g} s were left, and its "
+        f"{table_entries(model):,} table entries take it about {load_s:.2g} s to load (give a longer time limit)")
 
 _STATUS = {
     cp_model.OPTIMAL: Status.OPTIMAL,
@@ -104,14 +198,16 @@ def add_stats(total: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class Outcome:
-    """The end of one solve: our status, the solver (to read values), its figures, and why it
-    stopped early (``time_limit`` or ``interrupted``) when it did."""
+    """The end of one solve: our status, the solver (to read values), its figures, why it
+    stopped early (``time_limit`` or ``interrupted``) when it did, and a message when the reason
+    needs words (the model could not be loaded in the time left)."""
 
     status: Status
     solver: cp_model.CpSolver
     stats: dict[str, Any]
     objective: float | None = None
     stopped: str | None = None
+    message: str | None = None
 
     def value(self, expr: Any) -> int:
         """Value of an integer expression in the answer found."""
@@ -134,19 +230,38 @@ def solve(
     Outcome with status ``optimal`` (objective proved, or any answer of a model without one),
     ``feasible`` (an answer, not proved best), ``infeasible`` or ``unknown`` (stopped, no answer).
     """
-    solver = make_solver(budget, workers=workers, seed=seed, randomize=randomize, parameters=parameters)
+    plan, too_big = loading_plan(model, budget)
+    solver = make_solver(budget, workers=workers, seed=seed, randomize=randomize, parameters=(parameters or {}) | plan)
     if budget.expired():
         return Outcome(Status.UNKNOWN, solver, {"solver_s": 0.0}, stopped=budget.reason)
+    if too_big is not None:
+        return Outcome(Status.UNKNOWN, solver, {"solver_s": 0.0}, stopped="time_limit", message=too_big)
     with budget.interrupts(solver.stop_search):
         code = solver.solve(model)
     status = status_of(code)
     objective = None
     if status.solved and model.has_objective():
         objective = solver.objective_value
-    stopped = None
+    stopped = message = None
     if status in (Status.FEASIBLE, Status.UNKNOWN):
-        stopped = budget.reason or "time_limit"
-    return Outcome(status, solver, solver_stats(solver), objective, stopped)
+        stopped, message = why_unfinished(solver, budget)
+    return Outcome(status, solver, solver_stats(solver), objective, stopped, message)
+
+
+def why_unfinished(solver: cp_model.CpSolver, budget: Budget) -> tuple[str, str | None]:
+    """Why a CP-SAT run ended without finishing: the budget's reason (``time_limit``,
+    ``interrupted``) when it is spent or stopped; otherwise CP-SAT ended it on its own
+    (``solver``), with a message saying when, so that a result never claims a time limit that
+    was not reached (CP-SAT may end after a long presolve, judging the time left too short)."""
+    left = budget.left()
+    if budget.reason is not None or (left is not None and left <= EARLY_S):
+        return budget.reason or TIME_LIMIT, None
+    given = solver.parameters.max_time_in_seconds
+    searched = solver.num_branches > 0 or solver.num_conflicts > 0
+    return SOLVER, (f"CP-SAT ended its run at {solver.wall_time:.1f} s of the {given:.1f} s it was given, "
+                    f"{'during its search' if searched else 'before it searched'}, with "
+                    f"{left:.1f} s of the time limit left" if left is not None else
+                    f"CP-SAT ended its run at {solver.wall_time:.1f} s without finishing (its own limits)")
 
 
 @dataclass
@@ -160,6 +275,7 @@ class Enumeration:
     stats: dict[str, Any] = field(default_factory=dict)
     solutions: list[list[int]] = field(default_factory=list)
     stopped: str | None = None
+    message: str | None = None
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -232,20 +348,25 @@ def enumerate_solutions(
     """
     if model.has_objective():
         raise ValueError("enumerate_solutions needs a model without an objective")
-    solver = make_solver(budget, workers=1, seed=seed, parameters=parameters)
+    plan, too_big = loading_plan(model, budget)
+    solver = make_solver(budget, workers=1, seed=seed, parameters=(parameters or {}) | plan)
     solver.parameters.enumerate_all_solutions = True
     collector = _Collector(variables, on_solution, limit, keep, budget)
     t0 = time.perf_counter()
     if budget.expired():
         return Enumeration(0, False, Status.UNKNOWN, {"search_s": 0.0}, [], budget.reason)
+    if too_big is not None:
+        return Enumeration(0, False, Status.UNKNOWN, {"search_s": 0.0}, [], "time_limit", too_big)
     with budget.interrupts(solver.stop_search):
         code = solver.solve(model, collector)
     status = status_of(code)
     complete = status in (Status.OPTIMAL, Status.INFEASIBLE) and collector.stopped is None
-    stopped = None if complete else (collector.stopped or budget.reason or "time_limit")
+    stopped = message = None
+    if not complete:
+        stopped, message = (collector.stopped, None) if collector.stopped else why_unfinished(solver, budget)
     status = Status.of_search(found=collector.count > 0, complete=complete)
     stats = solver_stats(solver) | {"search_s": round(time.perf_counter() - t0, 6)}
-    return Enumeration(collector.count, complete, status, stats, collector.solutions, stopped)
+    return Enumeration(collector.count, complete, status, stats, collector.solutions, stopped, message)
 
 
 # ---------------------------------------------------------------- symmetry breaking

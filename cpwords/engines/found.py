@@ -32,6 +32,9 @@ TIME_LIMIT = "time_limit"
 INTERRUPTED = "interrupted"
 LISTING_LIMIT = "limit"
 MEMORY = "memory"
+#: The external solver ended its run on its own, well before the time limit (CP-SAT can end
+#: after its presolve when it judges the time left too short to search).
+SOLVER = "solver"
 
 
 @dataclass
@@ -46,7 +49,7 @@ class Found:
     objective: the optimised value of the best answer, when the task optimises one.
     stats: engine figures (see the stats vocabulary in docs/design.md).
     stopped: why the search did not finish (:data:`TIME_LIMIT`, :data:`INTERRUPTED`,
-        :data:`LISTING_LIMIT`, :data:`MEMORY`), None when it did.
+        :data:`LISTING_LIMIT`, :data:`MEMORY`, :data:`SOLVER`), None when it did.
     message: a kind-specific explanation, used instead of the standard one.
     """
 

@@ -8,11 +8,14 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Iterator
 from functools import cached_property
 from itertools import repeat
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpwords.alphabet import ENGLISH, Alphabet
 from cpwords.lexicon import builtin
 from cpwords.lexicon.rareness import FORMULA_VERSION, UNKNOWN_LEVEL, rareness_of
+
+if TYPE_CHECKING:
+    import numpy as np
 
 WORD = re.compile(r"[a-z]+")
 #: Word lists at least this long get their built-in values with numpy.
@@ -324,6 +327,24 @@ class Lexicon:
     def rareness_map(self) -> dict[str, int]:
         """Word -> rareness for every word (for searches that need them all)."""
         return {w: rareness_of(lv, z) for w, lv, z in zip(self._words, self._levels, self._zipf_c, strict=True)}
+
+    def rareness_array(self) -> np.ndarray:
+        """The rareness of every word in the lexicon's order (int64), as :meth:`rareness` gives it.
+
+        :func:`rareness_of` runs once per distinct (level, zipf) pair, a few thousand of them,
+        instead of once per word: a fraction of the time for a big dictionary, the same integers.
+        """
+        import numpy as np
+
+        levels = np.asarray(self._levels, dtype=np.int64)
+        zipf_c = np.asarray(self._zipf_c, dtype=np.int64)
+        if not len(levels):
+            return levels
+        low = int(zipf_c.min())
+        pairs, which = np.unique((levels << 32) + (zipf_c - low), return_inverse=True)  # zipf_c spans < 2**32
+        values = np.array([rareness_of(key >> 32, (key & 0xFFFFFFFF) + low) for key in pairs.tolist()],
+                          dtype=np.int64)
+        return values[which.reshape(-1)]
 
     @cached_property
     def content_hash(self) -> str:

@@ -29,11 +29,27 @@ MAX_FINISHED_JOBS = 256
 FINISHED_JOB_TTL_S = 15 * 60.0
 #: Seconds a worker has, after a cancel, to stop through the budget before it is killed.
 STOP_GRACE_S = 0.7
+#: Most seconds of the time limit kept for building, checking and sending a solve's answer (a
+#: quarter of the limit when that is less): the search stops this much before the limit.
+ANSWER_RESERVE_S = 1.0
+#: Seconds past the time limit after which a solve that has not ended is answered without its
+#: result (its worker's stand-in: status ``unknown``); a solve that keeps its budget ends sooner.
+ANSWER_GRACE_S = 1.0
 #: Seconds past the time limit after which a solve that ignores its budget is killed.
 HARD_GRACE_S = 5.0
 
 #: Where the per-kind page descriptions live (``<kind>.html`` and ``<kind>.js``).
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
+
+
+def search_seconds(max_time: float) -> float:
+    """The time limit of a solve's search at a server whose requests may take ``max_time``: what
+    is left once the answer's reserve is kept.
+
+    >>> search_seconds(10.0), search_seconds(2.0)
+    (9.0, 1.5)
+    """
+    return max_time - min(ANSWER_RESERVE_S, max_time / 4)
 
 
 def size_text(n: int) -> str:
@@ -75,7 +91,9 @@ class ServerConfig:
     ----------
     host, port: where to listen (127.0.0.1 unless told otherwise).
     workers: solver processes; capped at the machine's usable cores.
-    max_time: seconds every solve may run (the spec's ``time_limit`` is lowered to it).
+    max_time: seconds every solve request may take: its search stops a little before
+        (:func:`search_seconds`; the spec's ``time_limit`` is lowered to that), and a solve that
+        has not answered :data:`ANSWER_GRACE_S` past it is answered without its result.
     token: when set, every page and API call needs it (``Authorization: Bearer``, or the cookie
         a page link with ``?token=`` sets).
     queue: jobs that may wait for a worker; more are answered 429 with ``Retry-After``.

@@ -12,12 +12,17 @@ What can go wrong is handled here, once:
   worker that has not stopped after :data:`~cpwords.server.config.STOP_GRACE_S` is killed and
   replaced, so the worker is free within a second either way;
 * a worker that dies (a crash, the OOM killer) fails its job, is replaced, and the other jobs go on;
-* a solve that ignores its time limit is killed :data:`~cpwords.server.config.HARD_GRACE_S` past it.
+* a solve that has not ended :data:`~cpwords.server.config.ANSWER_GRACE_S` past the time limit
+  (work that does not look at it, such as the first build of a big dictionary's index) is
+  answered on time with the worker's stand-in (status ``unknown``, what the solve was doing), and
+  its worker is killed and replaced only :data:`~cpwords.server.config.HARD_GRACE_S` past the
+  limit, if it is still busy by then (what it builds meanwhile is cached for the next request).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
 import signal
@@ -50,6 +55,8 @@ class _Slot:
         self.send_lock = threading.Lock()
         self.job: Job | None = None
         self.started_mono = 0.0  # when the worker began the current job (time.monotonic)
+        self.stand_in: bytes | None = None  # the answer to send if the job's solve overruns its limit
+        self.solved = False  # the job's solve has its result (the worker is drawing or serialising it)
         self.thread = threading.Thread(target=self.loop, name=f"cpwords-slot-{index}", daemon=True)
 
     # -- the process
@@ -129,7 +136,7 @@ class _Slot:
             job = self.pool.take()
             if job is None:
                 return
-            self.job = job
+            self.job, self.stand_in, self.solved = job, None, False
             try:
                 self.run(job)
             except Exception as exc:  # a bug of ours must not stop the slot
@@ -153,6 +160,8 @@ class _Slot:
         while True:
             wait = self.wait_seconds(job, sent)
             if wait <= 0:
+                if self.answer_on_time(job):
+                    continue  # the client has its answer; the worker may still end on its own
                 self.expire(job)
                 return
             assert self.results is not None
@@ -179,8 +188,27 @@ class _Slot:
         if job.cancel_requested is not None:
             return job.cancel_requested + limits.STOP_GRACE_S - now
         if job.started is not None:
-            return self.started_mono + self.pool.config.max_time + limits.HARD_GRACE_S - now
+            limit = self.started_mono + self.pool.config.max_time
+            if self.overdue_answer_possible(job):
+                return limit + limits.ANSWER_GRACE_S - now
+            return limit + limits.HARD_GRACE_S - now
         return sent + BOOT_S - now
+
+    def overdue_answer_possible(self, job: Job) -> bool:
+        """Whether the stand-in can still answer ``job`` (its solve has not ended yet)."""
+        return (not job.final and not self.solved and self.stand_in is not None
+                and job.cancel_requested is None and job.started is not None)
+
+    def answer_on_time(self, job: Job) -> bool:
+        """At the answer deadline of a solve that has not ended: send the stand-in (True)."""
+        if not self.overdue_answer_possible(job):
+            return False
+        assert self.stand_in is not None
+        self.pool.finish(job, DONE, answer=_overdue(self.stand_in, job, time.monotonic() - self.started_mono))
+        print(f"cpwords serve: a solve ({job.kind}) overran the time limit ({self.pool.config.max_time:g} s) and was "
+              f"answered without its result; its worker is restarted if still busy "
+              f"{limits.HARD_GRACE_S:g} s past the limit", file=sys.stderr)
+        return True
 
     def expire(self, job: Job) -> None:
         self.replace()
@@ -203,8 +231,15 @@ class _Slot:
             self.pool.mark_running(job)
             return False
         if what == "progress":
-            job.progress = message[2]
-            job.changed()
+            if not job.final:
+                job.progress = message[2]
+                job.changed()
+            return False
+        if what == "solving":
+            self.stand_in = message[2]
+            return False
+        if what == "solved":
+            self.solved = True
             return False
         status = CANCELLED if job.cancel_requested is not None else None
         if what == "done":
@@ -214,6 +249,17 @@ class _Slot:
         else:
             self.pool.finish(job, status or FAILED, error={"error": message[2]}, error_status=500)
         return True
+
+
+def _overdue(stand_in: bytes, job: Job, seconds: float) -> bytes:
+    """The stand-in answer of an overdue job, completed with what its solve was doing."""
+    answer = json.loads(stand_in)
+    result = answer["result"]
+    doing = (job.progress or {}).get("description")
+    if doing:
+        result["message"] += f" (the solve was still at: {doing})"
+    result["stats"]["wall_s"] = round(seconds, 3)
+    return json.dumps(answer, separators=(",", ":")).encode()
 
 
 class WorkerPool:

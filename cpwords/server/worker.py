@@ -18,7 +18,10 @@ Messages out (worker -> parent)::
 
     ("ready", pid)
     ("started", job_id)
+    ("solving", job_id, stand_in_json_bytes)   the spec is valid; the answer to send if the solve
+                                               does not end near the time limit
     ("progress", job_id, {"description", "total", "done"})
+    ("solved", job_id)                         the solve has its result (pictures and JSON follow)
     ("done", job_id, answer_json_bytes)
     ("input_error", job_id, error_dict)
     ("failed", job_id, message)
@@ -168,10 +171,10 @@ class _Worker:
             if job_id in self.cancelled:
                 self.cancelled.discard(job_id)
                 budget.stop("interrupted")
-        return solve_answer(data, budget, options)
+        return solve_answer(data, budget, options, tell=lambda *message: self.send((message[0], job_id, *message[1:])))
 
 
-def solve_answer(data: Any, budget: Any, options: dict[str, Any]) -> bytes:
+def solve_answer(data: Any, budget: Any, options: dict[str, Any], tell: Any = None) -> bytes:
     """Validate ``data`` (files refused), solve it within ``budget`` and return the answer as
     JSON: ``{"spec", "result", "pictures"}``.
 
@@ -182,6 +185,9 @@ def solve_answer(data: Any, budget: Any, options: dict[str, Any]) -> bytes:
     options: ``max_time`` (seconds), ``threads`` (solver threads a solve may use), ``pictures``
         (render SVG), ``blank`` (pictures without the answer), ``max_solutions`` (answers sent
         back at most).
+    tell: called as ``tell("solving", stand_in)`` once the spec is valid (``stand_in``: the answer
+        the server sends if the solve overruns its limit, see :func:`stand_in_answer`) and as
+        ``tell("solved")`` once the solve has its result.
     """
     from cpwords import api, puzzles
     from cpwords.lexicon import chosen_for_others
@@ -195,10 +201,18 @@ def solve_answer(data: Any, budget: Any, options: dict[str, Any]) -> bytes:
     # out unless the spec sets ``exclude`` itself (even ``[]``).
     spec = chosen_for_others(spec)
     kind = puzzles.get(spec.kind)
+    from cpwords.server.config import search_seconds
+
     max_time = float(options["max_time"])
-    time_limit = min(spec.time_limit or max_time, max_time)
+    # The search stops a little before the server's limit: the answer is built, checked and sent in time.
+    search_time = search_seconds(max_time)
+    time_limit = min(spec.time_limit or search_time, search_time)
     threads = min(spec.workers or options["threads"], options["threads"])
+    if tell is not None:
+        tell("solving", stand_in_answer(spec, max_time))
     result = api.solve(spec, budget=budget, time_limit=time_limit, workers=threads)
+    if tell is not None:
+        tell("solved")
     pictures: list[str] = []
     if options.get("pictures") and kind.draws and result.solved:
         pictures = _pictures(kind, spec, result, blank=bool(options.get("blank")))
@@ -207,6 +221,21 @@ def solve_answer(data: Any, budget: Any, options: dict[str, Any]) -> bytes:
         result.stats["solutions_not_sent"] = len(result.solutions) - cap
         result.solutions = result.solutions[:cap]
     answer = {"spec": spec.model_dump(mode="json"), "result": result.model_dump(mode="json"), "pictures": pictures}
+    return json.dumps(answer, separators=(",", ":")).encode()
+
+
+def stand_in_answer(spec: Any, max_time: float) -> bytes:
+    """The answer sent when a solve has not ended shortly after the server's time limit (work that
+    does not look at the limit, such as the first build of a big dictionary's index): status
+    ``unknown``, ``stats.stopped`` ``time_limit``, and a message the server completes with what the
+    solve was doing. The server sends it on time and lets the solve go on a little (what it builds
+    is cached for the next request) before it restarts the worker."""
+    from cpwords.results import Result, Status
+
+    result = Result(kind=spec.kind, status=Status.UNKNOWN, engine=spec.engine, task=spec.task, stats={
+        "stopped": "time_limit"}, message=f"the server's time limit ({max_time:g} s) was reached "
+                    "before the solve could answer; nothing it found in time can be sent")
+    answer = {"spec": spec.model_dump(mode="json"), "result": result.model_dump(mode="json"), "pictures": []}
     return json.dumps(answer, separators=(",", ":")).encode()
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from cpwords.puzzles.ladder.landmarks import landmark_tables
+from cpwords.puzzles.ladder.landmarks import LANDMARKS, MIN_GROUP
 
 if TYPE_CHECKING:
     from cpwords.lexicon import Lexicon
@@ -59,8 +59,6 @@ class LadderIndex:
     """Word length of each group (``array('i')``, index 0 unused)."""
     alphabetical: array
     """Word ids in alphabetical order of their words (``array('i')``), for binary search."""
-    landmarks: list[array]
-    """Landmark distance tables for the least-rare search (see :mod:`.landmarks`)."""
     group_order: array
     """Word ids sorted by group (``array('i')``): group g is ``group_order[group_starts[g]:group_starts[g+1]]``."""
     group_starts: array
@@ -139,6 +137,55 @@ class LadderIndex:
         """The words linked to ``word``, alphabetically."""
         return sorted(self.words[j] for j in self.neighbours(self.id_of(word)))
 
+    # -- landmarks
+
+    @cached_property
+    def _landmark_tables(self) -> list[array]:
+        return [array("i", bytes(4 * len(self.words))) for _ in range(LANDMARKS)]
+
+    @cached_property
+    def _groups_with_landmarks(self) -> set[int]:
+        return set()
+
+    def landmarks(self, g: int) -> list[array]:
+        """Landmark distance tables for the least-rare search in group ``g`` (see :mod:`.landmarks`).
+
+        Indexed by word id, made ready for the words of group ``g`` (entries of other words are 0
+        until their group is asked for; groups under :data:`.landmarks.MIN_GROUP` words stay 0, a
+        plain Dijkstra). Made on first use, a group at a time (a quarter of a second for the
+        biggest group of scowl-95), and kept in the disk cache (:func:`.store.landmark_rows`), not
+        when the index is built: the first use of a dictionary does not pay for every group, and
+        a shortest ladder needs none.
+        """
+        tables = self._landmark_tables
+        if g not in self._groups_with_landmarks:
+            if 1 <= g < len(self.group_sizes) and self.group_sizes[g] >= MIN_GROUP:
+                import numpy as np
+
+                from cpwords.puzzles.ladder.store import landmark_rows
+
+                members = np.frombuffer(self.members(g), dtype=np.int32)
+                rows = np.frombuffer(landmark_rows(self, g), dtype=np.int32).reshape(len(tables), len(members))
+                for table, row in zip(tables, rows, strict=True):
+                    np.frombuffer(table, dtype=np.int32)[members] = row
+            self._groups_with_landmarks.add(g)
+        return tables
+
+    def compute_landmarks(self, g: int) -> bytes:
+        """The landmark distances of group ``g``'s words (``array('i')`` bytes: one row per landmark
+        rank, in :meth:`members` order), computed (:func:`.arrays.landmark_arrays`)."""
+        import numpy as np
+
+        from cpwords.puzzles.ladder.arrays import landmark_arrays
+
+        def view(values: array) -> np.ndarray:
+            return np.frombuffer(values, dtype=np.int32 if values.typecode == "i" else np.int64)
+
+        tables = landmark_arrays(view(self.offsets), view(self.links), view(self.rareness), view(self.group_order),
+                                 view(self.group_starts), groups=[g])
+        members = view(self.members(g))
+        return b"".join(view(table)[members].tobytes() for table in tables)
+
     # -- groups
 
     def group_of(self, word: str) -> int:
@@ -193,7 +240,7 @@ class LadderIndex:
 
 
 _PAYLOAD_FIELDS = ("label", "content_hash", "words", "rareness", "offsets", "links", "group", "group_sizes",
-                   "group_lengths", "alphabetical", "landmarks", "group_order", "group_starts")
+                   "group_lengths", "alphabetical", "group_order", "group_starts")
 
 
 def wildcard_buckets(words: Sequence[str]) -> list[list[int]]:
@@ -277,7 +324,8 @@ def word_groups(words: Sequence[str], adjacency: Sequence[Iterable[int]]) -> tup
 
 
 def build_index(lexicon: Lexicon) -> LadderIndex:
-    """Links, groups and landmark tables of every word of ``lexicon`` (no cache: see :mod:`.store`).
+    """Links and groups of every word of ``lexicon`` (no cache: see :mod:`.store`; the landmark
+    tables are made per group when a search needs them: :meth:`LadderIndex.landmarks`).
 
     Links and groups come from :mod:`.arrays` (numpy; the same result as :func:`one_letter_links`
     and :func:`word_groups`, several times faster on big dictionaries)."""
@@ -292,11 +340,7 @@ def build_index(lexicon: Lexicon) -> LadderIndex:
     group_order_np = np.argsort(group_np, kind="stable")  # stable: frequency order within a group
     starts_np = np.concatenate(([0], np.cumsum(sizes_np)))
     group_order, group_starts = _ints(group_order_np), _ints(starts_np)
-    rare = lexicon.rareness_map()
-    rareness = array("q", [rare[w] for w in words])
-    flat, offsets = link_targets.tolist(), link_offsets.tolist()
-    members = [group_order[group_starts[g] : group_starts[g + 1]] for g in range(1, len(sizes_np))]
-    landmarks = landmark_tables(len(words), members, lambda v: flat[offsets[v] : offsets[v + 1]], rareness)
+    rareness = array("q", lexicon.rareness_array().astype(np.int64).tobytes())
     return LadderIndex(
         label=lexicon.label,
         content_hash=lexicon.content_hash,
@@ -308,7 +352,6 @@ def build_index(lexicon: Lexicon) -> LadderIndex:
         group_sizes=_ints(sizes_np),
         group_lengths=_ints(lengths_np),
         alphabetical=_ints(alphabetical),
-        landmarks=landmarks,
         group_order=group_order,
         group_starts=group_starts,
     )

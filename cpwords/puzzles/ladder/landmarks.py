@@ -81,3 +81,4 @@ def landmark_tables(
             total[landmark] = -1  # never chosen twice
             landmark = max(members, key=total.__getitem__)
     return tables
+

@@ -13,6 +13,7 @@ the least-rare ladders takes one with the fewest steps.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -109,7 +110,7 @@ def common(problem: LadderProblem, spec: Any, budget: Budget, rng: random.Random
     neighbours, bad = problem.neighbours, problem.offensive
     # Without the offensive words: fewer links only lengthen distances, so the landmark bounds hold.
     graph = least_rare_ladders(lambda v: [w for w in neighbours(v) if w not in bad], problem.index.rareness,
-                               problem.start, problem.target, problem.index.landmarks) if bad else None
+                               problem.start, problem.target, _landmarks(problem)) if bad else None
     forced = graph is None and bool(bad)
     if graph is None:
         graph = _least_rare(problem)
@@ -125,9 +126,13 @@ def common(problem: LadderProblem, spec: Any, budget: Budget, rng: random.Random
 
 def _least_rare(problem: LadderProblem) -> LadderGraph:
     graph = least_rare_ladders(problem.neighbours, problem.index.rareness, problem.start, problem.target,
-                               problem.index.landmarks)
+                               _landmarks(problem))
     assert graph is not None, "same group, so connected"
     return graph
+
+
+def _landmarks(problem: LadderProblem) -> list[array]:
+    return problem.index.landmarks(problem.index.group[problem.start])
 
 
 def both(problem: LadderProblem, spec: Any, budget: Budget) -> Found:

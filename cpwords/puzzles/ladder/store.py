@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 #: Name and format version of the cached index (bump the version when the format changes).
 CACHE_NAME = "ladder-index"
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 
 
 def index_for(lexicon: Lexicon) -> LadderIndex:
@@ -35,6 +35,15 @@ def index_for(lexicon: Lexicon) -> LadderIndex:
 
     payload = cached(lexicon, CACHE_NAME, lambda: build_index(lexicon).to_payload(), version=CACHE_VERSION)
     return LadderIndex.from_payload(payload)
+
+
+def landmark_rows(index: LadderIndex, g: int) -> bytes:
+    """The landmark distances of group ``g`` (:meth:`LadderIndex.compute_landmarks`), from the
+    disk cache when a search needed them before: a file per group searched, keyed like the index."""
+    from cpwords.lexicon.cache import cached
+
+    return cached(_ByHash(index.content_hash), f"{CACHE_NAME}-landmarks-{g}",  # type: ignore[arg-type]
+                  lambda: index.compute_landmarks(g), version=CACHE_VERSION)
 
 
 # ---------------------------------------------------------------- finding the index without the lexicon

@@ -16,7 +16,7 @@ from ortools.sat.python import cp_model
 
 from cpwords.engines import cpsat as engine
 from cpwords.engines.budget import Budget, SearchTimeout
-from cpwords.engines.found import Found
+from cpwords.engines.found import SOLVER, Found
 from cpwords.engines.minimum import increasing_k
 from cpwords.puzzles.letter_boxed.reach import domains_or_none
 from cpwords.puzzles.letter_boxed.sizes import enumerate_by_size
@@ -208,9 +208,11 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
         status, cheapest = second.status, (_read(second, bm2) if second.status.solved else None)
     found.answers = [problem.words_of(table, cheapest if cheapest is not None else answer)]
     if status is not Status.OPTIMAL:
-        found.stop(budget.reason or "time_limit")  # the fewest words is proved; the tie-break is not
-        found.message = ("the time limit was reached: the number of words is proved fewest, "
-                         "but a cheaper answer of that length may exist")
+        # the fewest words is proved; the tie-break is not (CP-SAT may also end it on its own)
+        early = budget.reason is None and (budget.left() or 0.0) > engine.EARLY_S
+        found.stop(SOLVER if early else budget.reason or "time_limit")
+        found.message = (f"{'CP-SAT ended its run before the time limit' if early else 'the time limit was reached'}: "
+                         "the number of words is proved fewest, but a cheaper answer of that length may exist")
     return found
 
 

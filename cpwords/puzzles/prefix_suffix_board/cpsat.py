@@ -42,7 +42,7 @@ from ortools.sat.python import cp_model
 
 from cpwords.engines import cpsat as engine
 from cpwords.engines.budget import Budget
-from cpwords.engines.cpsat import lex_leader_constraints
+from cpwords.engines.cpsat import check_building, lex_leader_constraints
 from cpwords.engines.found import Found
 from cpwords.geometry import orbit_size
 from cpwords.puzzles.prefix_suffix_board.counting import word_clashes
@@ -69,11 +69,14 @@ _PLACEMENT_PARAMETERS: dict[str, Any] = {"search_branching": cp_model.FIXED_SEAR
 _FILLINGS_PARAMETERS: dict[str, Any] = {"search_branching": cp_model.FIXED_SEARCH}
 
 
-def build_model(problem: Problem, symmetry: str | None) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+def build_model(problem: Problem, symmetry: str | None, budget: Budget | None = None
+                ) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
     """The board model; ``symmetry`` is ``board`` (lex-leader on X), ``suffix`` (on the suffix slots) or None.
 
-    Returns the model and X (token variables in node order).
+    Returns the model and X (token variables in node order). Raises :class:`BuildTimeout` when
+    ``budget`` is spent while the word tables are built.
     """
+    budget = budget or Budget()
     model = cp_model.CpModel()
     lay, tokens = problem.layout, problem.tokens
     names = lay.names
@@ -85,6 +88,7 @@ def build_model(problem: Problem, symmetry: str | None) -> tuple[cp_model.CpMode
             model.add_bool_or([])  # no token fits this slot
     words = []
     for p, s in lay.edges:
+        check_building(budget)
         dp, ds = set(domains[p]), set(domains[s])
         rows = [(a, b, w) for (a, b), w in tokens.cuts.items() if a in dp and b in ds]
         w_dom = sorted({w for _, _, w in rows}) or [0]
@@ -105,10 +109,12 @@ def build_model(problem: Problem, symmetry: str | None) -> tuple[cp_model.CpMode
 # ---------------------------------------------------------------- counting by placements
 
 
-def placement_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+def placement_model(problem: Problem, budget: Budget | None = None) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
     """The suffix slots alone, with the conditions of a board that they decide (see the module
     docstring); every helper boolean is fixed by the suffixes. Returns the model and the suffix
-    variables (``layout.suffix_nodes`` order)."""
+    variables (``layout.suffix_nodes`` order). Raises :class:`BuildTimeout` when ``budget`` is
+    spent while it is built (half a second on common-20k)."""
+    budget = budget or Budget()
     model = cp_model.CpModel()
     lay, tokens = problem.layout, problem.tokens
     suffix_nodes, prefix_nodes = list(lay.suffix_nodes), list(lay.prefix_nodes)
@@ -149,6 +155,7 @@ def placement_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.I
 
     groups = {group for nb in around for r in range(2, len(nb) + 1) for group in itertools.combinations(sorted(nb), r)}
     for group in sorted(groups):
+        check_building(budget)
         slots = [i for i, nb in enumerate(around) if nb.issuperset(group)]
         fitting = []
         for a in sorted(set().union(*(problem.domain_sets[prefix_nodes[i]] for i in slots))):
@@ -171,7 +178,7 @@ def placement_vectors(problem: Problem, budget: Budget, seed: int | None = None
                       ) -> tuple[list[tuple[int, ...]], engine.Enumeration]:
     """The lex-leader suffix placements of :func:`placement_model`, by CP-SAT enumeration (a
     superset of those admitting a board: the others have no filling)."""
-    model, xs = placement_model(problem)
+    model, xs = placement_model(problem, budget)
     vectors: list[tuple[int, ...]] = []
 
     def keep(values: list[int]) -> None:
@@ -262,6 +269,7 @@ def count_placement(problem: Problem, vector: tuple[int, ...], *, budget: Budget
     return search.count_placement(vector), "native"
 
 
+@engine.stops_while_building
 def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
     """Boards modulo symmetry and raw: CP-SAT-enumerated lex-leader suffix placements, each one's
     fillings enumerated by CP-SAT when few, counted natively otherwise.
@@ -319,11 +327,12 @@ def _enumerate_placements(problem: Problem, budget: Budget, seed: int | None,
                           on_placement: Any) -> engine.Enumeration:
     """CP-SAT enumeration of :func:`placement_model`, calling ``on_placement(values)`` for each
     (returning False stops it)."""
-    model, xs = placement_model(problem)
+    model, xs = placement_model(problem, budget)
     return engine.enumerate_solutions(model, xs, budget, on_solution=on_placement, seed=seed, keep=False,
                                       parameters=_PLACEMENT_PARAMETERS)
 
 
+@engine.stops_while_building
 def count_suffix_sets(problem: Problem, spec: Any, budget: Budget) -> Found:
     """Suffix placements (lex-leaders on the suffix slots) admitting a board: each placement of
     :func:`placement_model` is kept when its fillings model has a solution."""
@@ -374,6 +383,7 @@ def solve(problem: Problem, spec: Any, budget: Budget) -> Found:
     return found if en.complete else found.stop(en.stopped)
 
 
+@engine.stops_while_building
 def enumerate_(problem: Problem, spec: Any, budget: Budget) -> Found:
     """Boards modulo symmetry, up to ``limit``, each as its orbit's lex-leader.
 
@@ -429,10 +439,11 @@ def enumerate_(problem: Problem, spec: Any, budget: Budget) -> Found:
     return found if outer.complete else found.stop(outer.stopped)
 
 
+@engine.stops_while_building
 def generate(problem: Problem, spec: Any, budget: Budget) -> Found:
     """Random boards: a randomised search per board, each board forbidden before the next; every
     search gets only what is left of the run's budget."""
-    model, xs = build_model(problem, "board")
+    model, xs = build_model(problem, "board", budget)
     found = Found()
     for k in range(spec.count):
         out = engine.solve(model, budget, workers=1, seed=(spec.seed or 0) + k, randomize=True)
@@ -440,6 +451,8 @@ def generate(problem: Problem, spec: Any, budget: Budget) -> Found:
         if out.status is Status.INFEASIBLE:
             return found
         if not out.status.solved:
+            if not found.answers and out.message is not None:
+                found.message, found.stats["stopped"] = out.message, out.stopped
             return found.stop(out.stopped)
         x = [out.value(v) for v in xs]
         found.answers.append(x)

@@ -26,8 +26,9 @@ RUZZLE_LETTER_VALUES: dict[str, int] = {
 }
 
 #: Letter values by language. English: Ruzzle's own. Italian, Spanish, German, French: the values of
-#: the language's Scrabble set (Ruzzle's follow them closely); letters the set lacks (Italian j k w x y,
-#: Spanish k w) are worth 10 like its rarest letters. See docs/ruzzle.md.
+#: the language's Scrabble set, which is what players' guides and solvers report for Ruzzle wherever
+#: they give values (Ruzzle publishes no table; sources in docs/ruzzle.md); letters the set lacks
+#: (Italian j k w x y, Spanish k w) are worth 10 like its rarest letters.
 LETTER_VALUES: dict[str, dict[str, int]] = {
     "english": RUZZLE_LETTER_VALUES,
     "italian": {

@@ -6,7 +6,8 @@ search; the others use seeds derived from it. When the spec asks for ``workers``
 ``best_board`` runs one chain per worker on the layer's local workers (:func:`~cpwords.engines.parallel.parallel_map`):
 climbs are independent, so more chains raise the odds of reaching the optimum in the same time.
 The best board of all chains wins, ties going to the lowest chain, so the answer depends on the
-seed and the number of chains, never on the order in which they finish. (Without ``workers`` one
+seed and the number of chains, never on the order in which they finish; except that with a
+``target`` the first chain to reach it ends the others (any board at the target will do). (Without ``workers`` one
 chain runs in the caller's process: it reports its progress, and a stop request keeps its best
 board; chains in workers are ended by a stop and give what the finished ones found.) (The cluster runner's
 sharding runs :data:`~cpwords.puzzles.ruzzle.shards.CHAINS` chains the same way.)
@@ -59,12 +60,18 @@ def best_of_chains(spec: Any, start: Board, lexicon: Any, budget: Budget, chains
     figures (with ``chains`` and ``chain``, the winner's number)."""
     mapped = parallel_map(_chain, list(range(chains)), budget, workers=chains, initializer=_share,
                           initargs=(spec, start, lexicon))
-    outcomes = sorted(mapped, key=lambda t: (-t[1][0], t[0]))
+    finished: list[tuple[int, tuple[int, list[str], dict[str, Any]]]] = []
+    for outcome in mapped:
+        finished.append(outcome)
+        if spec.target is not None and outcome[1][0] >= spec.target:
+            break  # a chain reached the target: leaving the loop ends the others
+    outcomes = sorted(finished, key=lambda t: (-t[1][0], t[0]))
     if not outcomes:  # every chain was cut before it reported (a stop request)
         from cpwords.puzzles.ruzzle.climb import search_board
 
         return search_board(spec, start, lexicon, budget)
     chain, (_, rows, stats) = outcomes[0]
     board = start.with_tiles([t for row in rows for t in parse_row(row)])
+    reached = spec.target is not None and outcomes[0][1][0] >= spec.target
     return board, {**stats, "chains": len(outcomes), "chain": chain,
-                   "stopped_by_time": stats.get("stopped_by_time", False) or not mapped.run.complete}
+                   "stopped_by_time": not reached and (stats.get("stopped_by_time", False) or not mapped.run.complete)}

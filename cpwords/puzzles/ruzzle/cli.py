@@ -26,9 +26,12 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argpars
         description="Find every word on a board of letters (king moves, no cell twice). "
                     "Example: cpwords ruzzle ABCD EFGH IJKL MNOP --bonus TW:1,1 --bonus DL:2,3",
     )
-    p.add_argument("rows", nargs="+", metavar="ROW",
+    p.add_argument("rows", nargs="*", metavar="ROW",
                    help="one argument a row, top first; 'qu' is one tile; quote a row with spaces to "
-                        "give multi-letter tiles ('a b th e')")
+                        "give multi-letter tiles ('a b th e'); none with --dice")
+    p.add_argument("--dice", metavar="SET",
+                   help="roll the board from letter dice by --seed: boggle-new (Boggle since 1987), "
+                        "boggle-classic, big-boggle (5x5) or a dice .yaml file")
     p.add_argument("--boggle", action="store_true", help="Boggle scoring (by length; words of 3+ letters)")
     p.add_argument("--scoring", choices=field_choices(Spec, "scoring"), help="scoring rule (default ruzzle)")
     p.add_argument("--bonus", action="append", default=[], metavar="KIND:ROW,COL",
@@ -50,7 +53,15 @@ def build_spec(args: argparse.Namespace) -> Any:
 
     if args.boggle and args.scoring not in (None, "boggle"):
         raise InputError("--boggle contradicts --scoring", field="--scoring", value=args.scoring)
-    data: dict[str, Any] = {"kind": "ruzzle", "grid": list(args.rows)}
+    if args.rows and args.dice:
+        raise InputError("give the board's rows or --dice to roll one, not both", field="--dice", value=args.dice)
+    if not args.rows and not args.dice:
+        raise InputError("give the board's rows (one argument a row), or --dice to roll a board", field="ROW")
+    data: dict[str, Any] = {"kind": "ruzzle", "grid": list(args.rows)} if args.rows else {"kind": "ruzzle"}
+    if args.dice:
+        data["dice"] = args.dice
+        if getattr(args, "seed", None) is not None:  # the roll happens when the spec is read
+            data["seed"] = args.seed
     if args.boggle or args.scoring:
         data["scoring"] = "boggle" if args.boggle else args.scoring
     if args.bonus and args.bonuses:

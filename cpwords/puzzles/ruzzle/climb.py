@@ -36,14 +36,28 @@ from typing import Any
 import numpy as np
 
 from cpwords.engines.budget import Budget
-from cpwords.puzzles.ruzzle.annealing import LETTER_FREQUENCIES, bonus_cells_of
+from cpwords.puzzles.ruzzle.annealing import bonus_cells_of, tile_frequencies
 from cpwords.puzzles.ruzzle.board import Board
 from cpwords.puzzles.ruzzle.compiled import CompiledNeighbourhood, compiled_ready
 from cpwords.puzzles.ruzzle.neighbourhood import Neighbourhood
 
-#: Pool size when the spec gives none. danvk's rounds used 250 on 4×4 and 500 on 5×5; here 100
-#: is the size measured (docs/benchmarks.md, "Best boards"); other sizes were not compared.
+#: Pool size when the spec gives none, for boards of up to :data:`LARGE_CELLS` cells. danvk's
+#: rounds used 250 on 4×4 and 500 on 5×5; here 100 is the size measured on 3×3 to 4×4
+#: (docs/benchmarks.md, "Best boards").
 POOL = 100
+#: Boards with more cells than this get :data:`LARGE_POOL`. On 5×5 a pool of 100 settles on
+#: runners-up: a 400 s chain reached 9,186 (seed 2) where a pool of 300 reached the best known
+#: 10,406, and seed 1 reached 9,929 in 500 s with 300 against 9,265 in 180 s with 100.
+LARGE_CELLS, LARGE_POOL = 16, 300
+
+
+def pool_for(cells: int, asked: int | None) -> int:
+    """The pool size of a climb on a board of ``cells`` cells (``asked``: the spec's ``pool``).
+
+    >>> pool_for(16, None), pool_for(25, None), pool_for(25, 50)
+    (100, 300, 50)
+    """
+    return asked or (LARGE_POOL if cells > LARGE_CELLS else POOL)
 
 #: Pool boards expanded at a time, the best unexpanded first, before the pool is updated. One is
 #: the greediest: on 3×4 (seed 1) it stuck at 1,552 where 8 reached 1,651. The climb does not
@@ -113,9 +127,10 @@ class _Climber:
         self.tick: Callable[[], None] | None = None  # progress by time (see :func:`search_board`)
         self.perms = symmetries(start, spec.scoring)
         self.rng = random.Random(spec.seed)
-        weights = [LETTER_FREQUENCIES.get(t, 0.05) for t in self.alphabet]
+        frequency = tile_frequencies(lexicon)  # the language's letters (English: LETTER_FREQUENCIES)
+        weights = [frequency.get(t, 0.05) for t in self.alphabet]
         self.cumulative = list(accumulate(weights))
-        self.pool_size = spec.pool or POOL
+        self.pool_size = pool_for(start.size, spec.pool)
         self.scored = 0
 
     def canonical(self, tiles: Sequence[str]) -> Tiles:
@@ -130,10 +145,17 @@ class _Climber:
             self.compiled_hood = CompiledNeighbourhood(self.scorer, self.alphabet)
         return self.compiled_hood or self.numpy_hood
 
+    def score_many(self, boards: list[Tiles]) -> list[int]:
+        """Whole boards' values: the compiled walk once it is ready (several times faster than
+        the array scorer on good boards), the array scorer before; the same values."""
+        hood = self.hood()
+        return hood.score_many(boards) if isinstance(hood, CompiledNeighbourhood) else self.scorer.score_many(boards)
+
     def _change(self, board: Tiles) -> np.ndarray:
-        """One board's one-cell change values (1, cells, 26); an expired budget gives all -1."""
+        """One board's one-cell change values (1, cells, letters of the alphabet); an expired budget
+        gives all -1."""
         if self.budget.expired():
-            return np.full((1, self.start.size, 26), -1, dtype=np.int64)
+            return np.full((1, self.start.size, self.numpy_hood.width), -1, dtype=np.int64)
         return self.hood().scores([board])[1]
 
     def spent(self) -> bool:
@@ -147,7 +169,7 @@ class _Climber:
         """One climb from a fresh random pool: its best board, value and number of rounds."""
         seen: dict[Tiles, int] = {}
         fresh = list(dict.fromkeys(self.random_board() for _ in range(self.pool_size)))
-        for tiles, value in zip(fresh, self.scorer.score_many(fresh), strict=True):
+        for tiles, value in zip(fresh, self.score_many(fresh), strict=True):
             seen[tiles] = value
         self.scored += len(fresh)
         pool = self._top(seen)
@@ -185,10 +207,10 @@ class _Climber:
         better = np.flatnonzero(flat > floor)
         if better.size > self.pool_size:  # only the best few can enter the pool
             better = better[np.argpartition(-flat[better], self.pool_size)[:self.pool_size]]
-        n = self.start.size
+        n, width = self.start.size, self.numpy_hood.width
         for k in better.tolist():
-            b, rest = divmod(k, n * 26)
-            cell, letter = divmod(rest, 26)
+            b, rest = divmod(k, n * width)
+            cell, letter = divmod(rest, width)
             tiles = list(boards[b])
             tiles[cell] = self.numpy_hood.tile_of[letter]
             key = self.canonical(tiles)
@@ -213,7 +235,7 @@ class _Climber:
             if self.spent():
                 break
             chunk = keys[start:start + SWAP_BATCH]
-            for key, value in zip(chunk, self.scorer.score_many(chunk), strict=True):
+            for key, value in zip(chunk, self.score_many(chunk), strict=True):
                 seen[key] = value
             self.scored += len(chunk)
 
@@ -224,7 +246,7 @@ def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[
     Parameters
     ----------
     spec: the ruzzle spec: ``seed``, ``scoring``, ``min_letters()``, ``pool`` (boards kept; None:
-        :data:`POOL`), ``climbs`` (None: as many as the budget allows, one without a time limit) and
+        :func:`pool_for` the board's size), ``climbs`` (None: as many as the budget allows, one without a time limit) and
         ``target`` (stop at a board of at least this value; None: no target).
     start: its shape and bonus squares are kept; its value is the one to beat.
     lexicon: the dictionary.

@@ -50,10 +50,12 @@ def _follow(base: Any, check: Any, state: int, codes: Any, start: int, length: i
 def _search(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: Any, alpha: Any, alpha_len: Any,
             alpha_mask: int, neighbours: Any, nb_count: Any, gain: Any, letter_mult: Any, word_mult: Any,
             alpha_points: Any, bonus: bool, wild_on: bool, word_of: Any, change: Any) -> int:
-    """Depth-first search of one board (see the module); fills ``change`` (cells, 26) when
+    """Depth-first search of one board (see the module); fills ``change`` (cells, letters of the
+    alphabet: its width, ``len(alpha)``) when
     ``wild_on`` and returns the board's value. ``word_of`` (one int per trie state, all -1) is
     scratch space, left all -1."""
     n = tiles.shape[0]
+    width = alpha.shape[0]
     cap = 4096
     r_state = np.empty(cap, np.int64)
     r_tag = np.empty(cap, np.int64)
@@ -69,8 +71,8 @@ def _search(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: 
     f_j = np.empty(n + 1, np.int64)
     f_bits = np.empty(n + 1, np.int64)
     for c0 in range(n):
-        for opt in range(27):
-            if opt == 26:
+        for opt in range(width + 1):
+            if opt == width:
                 s = _follow(base, check, 0, tiles[c0], 0, tile_len[c0])
                 tag = -1
                 pts = gain[c0]
@@ -78,7 +80,7 @@ def _search(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: 
                 if not wild_on or not (alpha_mask >> opt) & 1 or opt == tiles[c0, 0]:
                     continue
                 s = _follow(base, check, 0, alpha[opt], 0, alpha_len[opt])
-                tag = c0 * 26 + opt
+                tag = c0 * width + opt
                 pts = alpha_points[opt] * letter_mult[c0]
             if s < 0:
                 continue
@@ -124,7 +126,7 @@ def _search(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: 
                         f_bits[d] = b & (b - 1)
                         child = _follow(base, check, st, alpha[letter], 0, alpha_len[letter])
                         if child >= 0:
-                            ctag, cpts = nb * 26 + letter, alpha_points[letter] * letter_mult[nb]
+                            ctag, cpts = nb * width + letter, alpha_points[letter] * letter_mult[nb]
                             break
                     else:
                         f_j[d] += 1
@@ -135,8 +137,8 @@ def _search(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: 
                 f_cell[d + 1], f_state[d + 1], f_used[d + 1], f_tag[d + 1] = nb, child, f_used[d] | (np.int64(1) << nb), ctag
                 f_total[d + 1], f_factor[d + 1], f_j[d + 1], f_bits[d + 1] = f_total[d] + cpts, f_factor[d] * word_mult[nb], 0, -1
                 d += 1
-    return _totals(n, value, r_state[:count], r_tag[:count], r_used[:count], r_score[:count], bonus, wild_on,
-                   word_of, change)
+    return _totals(n, width, value, r_state[:count], r_tag[:count], r_used[:count], r_score[:count], bonus,
+                   wild_on, word_of, change)
 
 
 def _grow(a: Any, cap: int) -> Any:
@@ -145,7 +147,7 @@ def _grow(a: Any, cap: int) -> Any:
     return out
 
 
-def _totals(n: int, value: Any, r_state: Any, r_tag: Any, r_used: Any, r_score: Any, bonus: bool, wild_on: bool,
+def _totals(n: int, width: int, value: Any, r_state: Any, r_tag: Any, r_used: Any, r_score: Any, bonus: bool, wild_on: bool,
             word_of: Any, change: Any) -> int:
     """The board's value and (``wild_on``) the one-cell changes' values, from the recorded words."""
     count = len(r_state)
@@ -185,7 +187,7 @@ def _totals(n: int, value: Any, r_state: Any, r_tag: Any, r_used: Any, r_score: 
         keys = r_tag[wild] * n_states + r_state[wild]
         order = np.argsort(keys)
         for i in range(n):
-            for c in range(26):
+            for c in range(width):
                 change[i, c] = kept[i]
         m = len(order)
         a = 0
@@ -198,7 +200,7 @@ def _totals(n: int, value: Any, r_state: Any, r_tag: Any, r_used: Any, r_score: 
                     best = r_score[wild[order[b]]]
                 b += 1
             tag, s = key // n_states, key % n_states
-            i, c = tag // 26, tag % 26
+            i, c = tag // width, tag % width
             k = word_of[s]
             if k >= 0 and (avoid[k] >> i) & 1:
                 if bonus and best > best_kept[k, i]:
@@ -220,12 +222,88 @@ def _many(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: An
                          nb_count, gain[b], letter_mult, word_mult, alpha_points, bonus, wild_on, word_of, change[b])
 
 
+def _lean(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: Any, neighbours: Any, nb_count: Any,
+          gain: Any, word_mult: Any, bonus: bool, stamp: Any, best: Any, touched: Any, mark: int) -> int:
+    """One board's value alone (no one-cell changes): the depth-first walk of :func:`_search`
+    without recording paths. A word counts once: ``stamp[state] == mark`` once it was found on
+    this board (``mark`` differs per board, so ``stamp`` needs no clearing); with bonus squares
+    ``best`` keeps its best path's points and ``touched`` the words found."""
+    n = tiles.shape[0]
+    f_cell = np.empty(n + 1, np.int64)
+    f_state = np.empty(n + 1, np.int64)
+    f_used = np.empty(n + 1, np.int64)
+    f_total = np.empty(n + 1, np.int64)
+    f_factor = np.empty(n + 1, np.int64)
+    f_j = np.empty(n + 1, np.int64)
+    total = 0
+    found = 0
+    for c0 in range(n):
+        s = _follow(base, check, 0, tiles[c0], 0, tile_len[c0])
+        if s < 0:
+            continue
+        d = 0
+        f_cell[0], f_state[0], f_used[0] = c0, s, np.int64(1) << c0
+        f_total[0], f_factor[0], f_j[0] = gain[c0], word_mult[c0], -1
+        while d >= 0:
+            st = f_state[d]
+            if f_j[d] == -1:  # the path has just reached this state: a word?
+                f_j[d] = 0
+                if value[st] >= 0:
+                    if not bonus:
+                        if stamp[st] != mark:
+                            stamp[st] = mark
+                            total += value[st]
+                    else:
+                        points = f_total[d] * f_factor[d]
+                        if stamp[st] != mark:
+                            stamp[st] = mark
+                            best[st] = points
+                            touched[found] = st
+                            found += 1
+                        elif points > best[st]:
+                            best[st] = points
+            if kids[st] == 0:
+                d -= 1
+                continue
+            cell = f_cell[d]
+            child = -1
+            nb = 0
+            while f_j[d] < nb_count[cell]:
+                nb = neighbours[cell, f_j[d]]
+                f_j[d] += 1
+                if (f_used[d] >> nb) & 1 or not (kids[st] >> tiles[nb, 0]) & 1:
+                    continue
+                child = _follow(base, check, st, tiles[nb], 0, tile_len[nb])
+                if child >= 0:
+                    break
+            if child < 0:
+                d -= 1
+                continue
+            f_cell[d + 1], f_state[d + 1], f_used[d + 1] = nb, child, f_used[d] | (np.int64(1) << nb)
+            f_total[d + 1], f_factor[d + 1], f_j[d + 1] = f_total[d] + gain[nb], f_factor[d] * word_mult[nb], -1
+            d += 1
+    for k in range(found):
+        total += value[touched[k]] + best[touched[k]]
+    return total
+
+
+def _lean_many(base: Any, check: Any, kids: Any, value: Any, tiles: Any, tile_len: Any, neighbours: Any,
+               nb_count: Any, gain: Any, word_mult: Any, bonus: bool, stamp: Any, best: Any, touched: Any,
+               first_mark: int, out: Any) -> None:
+    """:func:`_lean` of each board of ``tiles`` (boards, cells, longest tile) into ``out``."""
+    for b in range(tiles.shape[0]):
+        out[b] = _lean(base, check, kids, value, tiles[b], tile_len[b], neighbours, nb_count, gain[b], word_mult,
+                       bonus, stamp, best, touched, first_mark + b)
+
+
 if njit is not None:  # pragma: no branch
     _follow = njit(cache=True, nogil=True)(_follow)
     _grow = njit(cache=True, nogil=True)(_grow)
     _totals = njit(cache=True, nogil=True)(_totals)
     _search = njit(cache=True, nogil=True)(_search)
     _many = njit(cache=True, nogil=True)(_many)
+    _lean = njit(cache=True, nogil=True)(_lean)
+    _lean_many = njit(cache=True, nogil=True)(_lean_many)
 
 
 _compiled = threading.Event()
@@ -240,6 +318,10 @@ def _compile() -> None:
           np.ones((1, 1), i64), np.zeros((26, 1), i64), np.zeros(26, i64), 1, np.zeros((1, 8), i64),
           np.zeros(1, i64), np.zeros((1, 1), i64), np.ones(1, i64), np.ones(1, i64), np.zeros(26, i64), False, True,
           np.full(40, -1, i64), np.zeros((1, 1, 26), i64), np.zeros(1, i64))
+    _lean_many(np.zeros(40, i64), np.full(40, -1, i64), np.zeros(40, i64), np.full(40, -1, i64),
+               np.zeros((1, 1, 1), i64), np.ones((1, 1), i64), np.zeros((1, 8), i64), np.zeros(1, i64),
+               np.zeros((1, 1), i64), np.ones(1, i64), False, np.full(40, -1, i64), np.zeros(40, i64),
+               np.zeros(40, i64), 0, np.zeros(1, i64))
     _compiled.set()
 
 
@@ -282,13 +364,14 @@ class CompiledNeighbourhood:
         self._base, self._check, self._kids = t.base, t.check, t.kids
         self._value = np.where(scorer._accept, scorer._value, -1).astype(np.int64)
         longest = max([len(a) for a in alphabet] + [1])
-        self._alpha = np.full((26, longest), -1, np.int64)
-        self._alpha_len = np.zeros(26, np.int64)
-        self._alpha_points = np.zeros(26, np.int64)
+        self.width, self.values = self.numpy.width, self.numpy.values  # the alphabet's letters and values
+        self._alpha = np.full((self.width, longest), -1, np.int64)
+        self._alpha_len = np.zeros(self.width, np.int64)
+        self._alpha_points = np.zeros(self.width, np.int64)
         for c, tile in self.tile_of.items():
-            self._alpha[c, :len(tile)] = [ord(ch) - 97 for ch in tile]
+            self._alpha[c, :len(tile)] = [scorer.alphabet.index[ch] for ch in tile]
             self._alpha_len[c] = len(tile)
-            self._alpha_points[c] = tile_value(tile)
+            self._alpha_points[c] = tile_value(tile, self.values)
         self._mask = sum(1 << c for c in self.tile_of)
         n = scorer.size
         self._neighbours = np.ascontiguousarray(scorer._neighbours[:n])
@@ -296,9 +379,17 @@ class CompiledNeighbourhood:
         self._letter_mult = np.ascontiguousarray(scorer._letter_mult[:n])
         self._word_mult = np.ascontiguousarray(scorer._word_mult[:n])
         self._word_of = np.full(t.states, -1, np.int64)
+        # Scratch of the lean walk (:meth:`score_many`): per trie state, the board that last found
+        # it (boards are numbered on from ``_mark``), its best path's points, and the words found.
+        self._stamp = np.full(t.states, -1, np.int64)
+        self._best = np.zeros(t.states, np.int64)
+        self._touched = np.zeros(t.states, np.int64)
+        self._mark = 0
         compiled_ready(wait=True)
 
-    def _run(self, boards: Sequence[Sequence[str]], wild: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _encode(self, boards: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The boards' tiles as letter codes (boards, cells, longest tile), their lengths, and
+        (with bonus squares) each cell's points."""
         s = self.scorer
         n = s.size
         codes = [[s._codes(tile) for tile in board] for board in boards]
@@ -311,15 +402,21 @@ class CompiledNeighbourhood:
                 tiles[b, i, :len(c)] = c
                 tile_len[b, i] = len(c)
             if s._bonus:
-                gain[b] = [tile_value(t) for t in boards[b]] * self._letter_mult
+                gain[b] = [tile_value(t, self.values) for t in boards[b]] * self._letter_mult
+        return tiles, tile_len, gain
+
+    def _run(self, boards: Sequence[Sequence[str]], wild: bool) -> tuple[np.ndarray, np.ndarray]:
+        s = self.scorer
+        n = s.size
+        tiles, tile_len, gain = self._encode(boards)
         out = np.zeros(len(boards), np.int64)
-        change = np.zeros((len(boards), n if wild else 0, 26), np.int64)
+        change = np.zeros((len(boards), n if wild else 0, self.width), np.int64)
         _many(self._base, self._check, self._kids, self._value, tiles, tile_len, self._alpha, self._alpha_len,
               self._mask, self._neighbours, self._nb_count, gain, self._letter_mult, self._word_mult,
-              self._alpha_points, s._bonus, wild, self._word_of, change if wild else np.zeros((len(boards), n, 26),
+              self._alpha_points, s._bonus, wild, self._word_of, change if wild else np.zeros((len(boards), n, self.width),
                                                                                           np.int64), out)
         if wild:
-            change[:, :, [c for c in range(26) if not self._mask >> c & 1]] = -1
+            change[:, :, [c for c in range(self.width) if not self._mask >> c & 1]] = -1
             own = tiles[:, :, 0]
             b_idx, c_idx = np.nonzero(own >= 0)
             change[b_idx, c_idx, own[b_idx, c_idx]] = -1
@@ -330,5 +427,15 @@ class CompiledNeighbourhood:
         return self._run(boards, True)
 
     def score_many(self, boards: Sequence[Sequence[str]]) -> list[int]:
-        """The value of each board (tiles row by row), as :meth:`BoardScorer.score_many`."""
-        return [int(v) for v in self._run(boards, False)[0]] if boards else []
+        """The value of each board (tiles row by row), as :meth:`BoardScorer.score_many`: the
+        depth-first walk without the one-cell changes' bookkeeping (on 4×4 boards of ENABLE2K
+        several times faster than the array scorer)."""
+        if not boards:
+            return []
+        tiles, tile_len, gain = self._encode(boards)
+        out = np.zeros(len(boards), np.int64)
+        _lean_many(self._base, self._check, self._kids, self._value, tiles, tile_len, self._neighbours,
+                   self._nb_count, gain, self._word_mult, self.scorer._bonus, self._stamp, self._best, self._touched,
+                   self._mark, out)
+        self._mark += len(boards)
+        return [int(v) for v in out]

@@ -15,7 +15,8 @@ score, as :meth:`BoardScorer.score` would (the tests compare them). With Ruzzle 
 scores its best path: the best kept path (per word and avoided cell) against the best gained one.
 
 A tile is replaced by the alphabet's tile of another first letter (``qu`` stands for ``q``, the
-Boggle rule): change scores are indexed by cell and first letter, -1 where there is no change.
+Boggle rule): change scores are indexed by cell and first letter (its index in the dictionary's
+alphabet: 26 letters in English, 27 in Spanish, 29 in German), -1 where there is no change.
 """
 
 from __future__ import annotations
@@ -25,10 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.puzzles.ruzzle.board import tile_value
-from cpwords.puzzles.ruzzle.scoring import MAX_CELLS, BoardScorer
-
-_BITS26 = np.arange(26, dtype=np.int64)
+from cpwords.puzzles.ruzzle.board import letter_values, tile_value
+from cpwords.puzzles.ruzzle.scoring import _SENTINEL, MAX_CELLS, BoardScorer
 
 
 class Neighbourhood:
@@ -63,13 +62,18 @@ class Neighbourhood:
             raise ValueError(f"the alphabet's tiles need distinct first letters: {list(alphabet)}")
         self.scorer = scorer
         self.alphabet = list(alphabet)
-        self.tile_of: dict[int, str] = {ord(t[0]) - 97: t for t in alphabet}
+        index = scorer.alphabet.index
+        #: Letters of the dictionary's alphabet: the last axis of the change scores.
+        self.width = scorer.alphabet.size
+        self._bits = np.arange(self.width, dtype=np.int64)
+        self.values = letter_values(scorer.alphabet.language)  # as the scorer's (bonus squares)
+        self.tile_of: dict[int, str] = {index[t[0]]: t for t in alphabet}
         self._mask = sum(1 << c for c in self.tile_of)
         # Later letters of multi-letter tiles (``qu``: u), by first letter.
-        self._rest = {c: [ord(ch) - 97 for ch in t[1:]] for c, t in self.tile_of.items() if len(t) > 1}
-        self._tile_points = np.zeros(27, dtype=np.int64)
+        self._rest = {c: [index[ch] for ch in t[1:]] for c, t in self.tile_of.items() if len(t) > 1}
+        self._tile_points = np.zeros(self.width, dtype=np.int64)
         for c, t in self.tile_of.items():
-            self._tile_points[c] = tile_value(t)
+            self._tile_points[c] = tile_value(t, self.values)
 
     # ------------------------------------------------------------------ public
 
@@ -79,14 +83,14 @@ class Neighbourhood:
         Returns
         -------
         ``(base, change)``: ``base[b]`` the value of board ``b``; ``change[b, i, c]`` the value of
-        board ``b`` with cell ``i`` set to the alphabet's tile of first letter ``chr(97 + c)``, or -1
+        board ``b`` with cell ``i`` set to the alphabet's tile of first letter number ``c``, or -1
         where that is no change (no such tile, or the cell already starts with that letter).
         """
         s = self.scorer
         n, width = s.size, s.size + 1
         flat_boards = [list(b) for b in boards]
         codes = [s._codes(t) for b in flat_boards for t in b]
-        letters = np.full((len(boards), width), 26, dtype=np.int64)
+        letters = np.full((len(boards), width), _SENTINEL, dtype=np.int64)
         letters[:, :n] = np.array([c[0] for c in codes], dtype=np.int64).reshape(len(boards), n)
         longest = max(len(c) for c in codes)
         extra = None
@@ -97,7 +101,7 @@ class Neighbourhood:
             extra = padded.reshape(-1, longest)
         gain = None
         if s._bonus:
-            values = np.array([tile_value(t) for b in flat_boards for t in b], dtype=np.int64)
+            values = np.array([tile_value(t, self.values) for b in flat_boards for t in b], dtype=np.int64)
             gain = np.zeros((len(boards), width), dtype=np.int64)
             gain[:, :n] = values.reshape(len(boards), n) * s._letter_mult[:n]
         found = self._search(letters, extra, gain)
@@ -126,7 +130,7 @@ class Neighbourhood:
         if not self._rest:
             return None
         longest = max(len(r) for r in self._rest.values())
-        table = np.full((27, longest), -1, dtype=np.int64)
+        table = np.full((self.width, longest), -1, dtype=np.int64)
         for c, r in self._rest.items():
             table[c, :len(r)] = r
         return table[letter]
@@ -134,7 +138,7 @@ class Neighbourhood:
     def _search(self, letters: np.ndarray, extra: np.ndarray | None,
                 gain: np.ndarray | None) -> tuple[list[np.ndarray], ...]:
         """Every trie path of the boards with at most one wildcard cell: per level, the paths'
-        trie states, boards, wildcard tags (cell * 26 + letter, -1 for none), unused-cell masks
+        trie states, boards, wildcard tags (cell * width + letter, -1 for none), unused-cell masks
         and, with bonus squares, path scores."""
         s = self.scorer
         base, check, kids = s.tables.base, s.tables.check, s.tables.kids
@@ -157,7 +161,7 @@ class Neighbourhood:
         total: Any = gain_flat[board * width + cell] if bonus else None
         factor: Any = word_mult[cell] if bonus else None
         # Wildcard starts: every cell read as every other first letter the dictionary starts with.
-        firsts = np.array([c for c in range(26) if (int(kids[0]) & self._mask) >> c & 1], dtype=np.int64)
+        firsts = np.array([c for c in range(self.width) if (int(kids[0]) & self._mask) >> c & 1], dtype=np.int64)
         w_cell = np.repeat(np.tile(np.arange(n, dtype=np.int64), boards), len(firsts))
         w_board = np.repeat(np.arange(boards, dtype=np.int64), n * len(firsts))
         w_letter = np.tile(firsts, boards * n)
@@ -171,7 +175,7 @@ class Neighbourhood:
         cell = np.concatenate((cell, w_cell))
         board = np.concatenate((board, w_board))
         state = np.concatenate((state, w_state))
-        wild = np.concatenate((wild, w_cell * 26 + w_letter))
+        wild = np.concatenate((wild, w_cell * self.width + w_letter))
         if bonus:
             total = np.concatenate((total, self._tile_points[w_letter] * s._letter_mult[w_cell]))
             factor = np.concatenate((factor, word_mult[w_cell]))
@@ -191,7 +195,7 @@ class Neighbourhood:
             nb = neighbours[cell]  # (paths, 8)
             row = board * width
             lt = flat[row[:, None] + nb]
-            usable = (free[:, None] >> nb) & 1  # the sentinel cell's letter 26 never matches a kid
+            usable = (free[:, None] >> nb) & 1  # the sentinel cell's letter never matches a kid
             ok = ((k[:, None] >> lt) & usable).ravel().nonzero()[0]
             parent, e_cell = ok >> 3, nb.ravel()[ok]
             e_state = base[state[parent]] + lt.ravel()[ok]
@@ -199,7 +203,7 @@ class Neighbourhood:
             tame = wild < 0
             other = (k & self._mask)[:, None] & ~(np.int64(1) << lt) & -usable & -(nb < n).astype(np.int64) & -tame[:, None].astype(np.int64)
             pairs = other.ravel().nonzero()[0]
-            bits = ((other.ravel()[pairs][:, None] >> _BITS26) & 1).nonzero()
+            bits = ((other.ravel()[pairs][:, None] >> self._bits) & 1).nonzero()
             pair, w_letter = pairs[bits[0]], bits[1].astype(np.int64)
             w_parent, w_cell = pair >> 3, nb.ravel()[pair]
             w_state = base[state[w_parent]] + w_letter
@@ -213,7 +217,7 @@ class Neighbourhood:
             parents = np.concatenate((parent, w_parent))
             cell = np.concatenate((e_cell, w_cell))
             state = np.concatenate((e_state, w_state))
-            wild = np.concatenate((wild[parent], w_cell * 26 + w_letter))
+            wild = np.concatenate((wild[parent], w_cell * self.width + w_letter))
             if bonus:
                 step = np.concatenate((gain_flat[board[parent] * width + e_cell],
                                        self._tile_points[w_letter] * s._letter_mult[w_cell]))
@@ -230,7 +234,7 @@ class Neighbourhood:
                 wilds: list[np.ndarray], frees: list[np.ndarray],
                 scores: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         s = self.scorer
-        n, n_states = s.size, s.tables.states
+        n, n_states, w = s.size, s.tables.states, self.width
         state, owner, wild, free = (np.concatenate(a) for a in (states, owners, wilds, frees))
         score: Any = np.concatenate(scores) if scores else None
         cells = np.arange(n, dtype=np.int64)
@@ -264,7 +268,7 @@ class Neighbourhood:
         # Gained words: per (board, word, wildcard tag), not kept for that cell (or kept lower).
         w_key = owner[~exact] * n_states + state[~exact]
         w_tag = wild[~exact]
-        combined = w_key * (n * 26) + w_tag
+        combined = w_key * (n * w) + w_tag
         if score is None:
             combined = np.unique(combined)
             w_best = None
@@ -273,8 +277,8 @@ class Neighbourhood:
             combined, w_sorted = combined[order], score[~exact][order]
             last = np.flatnonzero(np.r_[combined[1:] != combined[:-1], True])
             combined, w_best = combined[last], w_sorted[last]
-        w_key, w_tag = combined // (n * 26), combined % (n * 26)
-        w_cell = w_tag // 26
+        w_key, w_tag = combined // (n * w), combined % (n * w)
+        w_cell = w_tag // w
         at = np.minimum(np.searchsorted(words, w_key), max(len(words) - 1, 0))
         present = (words[at] == w_key) if len(words) else np.zeros(len(w_key), dtype=bool)
         value = s._value[w_key % n_states]
@@ -284,12 +288,12 @@ class Neighbourhood:
         else:
             before = np.where(present, best_kept[at, w_cell], -1) if len(words) else np.full(len(w_key), -1)
             gained = np.where(before < 0, w_best + value, np.maximum(0, w_best - before))
-        slot = (w_key // n_states) * (n * 26) + w_tag
-        gain_value = np.bincount(slot, weights=gained, minlength=boards * n * 26).astype(np.int64)
-        change = kept_value[:, :, None] + gain_value.reshape(boards, n, 26)
+        slot = (w_key // n_states) * (n * w) + w_tag
+        gain_value = np.bincount(slot, weights=gained, minlength=boards * n * w).astype(np.int64)
+        change = kept_value[:, :, None] + gain_value.reshape(boards, n, w)
         # No change: letters outside the alphabet, and a cell's own first letter.
-        change[:, :, [c for c in range(26) if not self._mask >> c & 1]] = -1
+        change[:, :, [c for c in range(w) if not self._mask >> c & 1]] = -1
         own = letters[:, :n]
-        b_idx, c_idx = np.nonzero(own < 26)
+        b_idx, c_idx = np.nonzero(own < w)
         change[b_idx, c_idx, own[b_idx, c_idx]] = -1
         return base_value.astype(np.int64), change

@@ -118,26 +118,23 @@ def _derived(trie: Trie, alphabet: Alphabet = ENGLISH) -> tuple[np.ndarray, np.n
     base = np.frombuffer(trie.base, dtype=np.int32).astype(np.int64)
     check = np.frombuffer(trie.check, dtype=np.int32).astype(np.int64)
     n = len(base)
-    owner = np.arange(n, dtype=np.int64)
+    child = np.flatnonzero(check >= 0)  # every state but the root
+    parent = check[child]
+    letter = child - base[parent]
     kids = np.zeros(n, dtype=np.int64)
-    for c in range(_SENTINEL):  # base + LETTER_SLOTS < n by construction of the double array
-        kids |= (check[base + c] == owner).astype(np.int64) << c
-    # Depth and letter sum follow parents (check) down the trie, one level at a time.
+    np.bitwise_or.at(kids, parent, np.left_shift(1, letter))
+    # Depth and letter sum: sums along the path to the root, by pointer jumping (each round
+    # doubles the length of path summed; free slots point at the root and add nothing).
+    up = np.zeros(n, dtype=np.int64)
+    up[child] = parent
     depth = np.zeros(n, dtype=np.int64)
+    depth[child] = 1
     letter_sum = np.zeros(n, dtype=np.int64)
-    pending = np.flatnonzero(check >= 0)
-    on_level = np.zeros(n, dtype=bool)
-    level = np.array([0], dtype=np.int64)
-    d = 0
-    while pending.size and level.size:
-        d += 1
-        on_level[:] = False
-        on_level[level] = True
-        parents = check[pending]
-        here = on_level[parents]
-        level, parents, pending = pending[here], parents[here], pending[~here]
-        depth[level] = d
-        letter_sum[level] = letter_sum[parents] + letter_value[level - base[parents]]
+    letter_sum[child] = letter_value[letter]
+    while up.any():
+        depth += depth[up]
+        letter_sum += letter_sum[up]
+        up = up[up]
     return kids.astype(np.int32), depth.astype(np.int16), letter_sum.astype(np.int32)
 
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -31,6 +32,11 @@ def _parse_row(row: str | list[str]) -> list[str]:
     return parse_row(row)
 
 
+#: The largest board ``best_board`` searches (:data:`~cpwords.puzzles.ruzzle.scoring.MAX_CELLS`,
+#: which the spec cannot import without the scorer's numpy tables): an 8×7 board.
+BEST_BOARD_CELLS = 63
+
+
 class RuzzleSpec(BaseSpec):
     """Find every word on a Ruzzle or Boggle board, count the board's paths, or search for a rich board."""
 
@@ -51,9 +57,16 @@ class RuzzleSpec(BaseSpec):
     """``words``: every word with a (best-scoring) path and the total score; ``count_paths``: the number
     of simple king paths of each length on a board of this size (the letters do not matter);
     ``best_board``: a search for a high-scoring board of ``grid``'s shape and bonus squares (see ``search``)."""
-    grid: list[str | list[str]]
+    grid: list[str | list[str]] = Field(default_factory=list)
     """Rows of tiles, top row first. A row is a string (one letter a tile, ``qu`` one tile; with spaces,
-    the spaces separate tiles: ``"a b qu th"``) or a list of tiles. Every row has the same number of tiles."""
+    the spaces separate tiles: ``"a b qu th"``) or a list of tiles. Every row has the same number of tiles.
+    Required unless ``dice`` rolls the board."""
+    dice: ShapeRef | None = None
+    """Roll the board from letter dice, as Boggle does: a shipped set (``boggle-new``: the 16 dice of
+    Boggle since 1987; ``boggle-classic``: the 16 before; ``big-boggle``: the 25 of Big Boggle 5x5) or a
+    dice file (``.yaml``, see ``models/dice/``). Each die falls in a random cell showing a random face,
+    by ``seed`` (drawn and written into the spec when none is given), and the roll becomes ``grid``.
+    With a ``grid`` given too, the grid must be a possible roll of these dice."""
     dictionary: DictionaryRef = Field(default_factory=lambda: DictionaryRef(name="scowl-80"))
     """The words that count: a built-in name, ``{path: FILE}`` or ``{words: [...]}``."""
     scoring: Literal["ruzzle", "boggle", "none"] = "ruzzle"
@@ -74,8 +87,8 @@ class RuzzleSpec(BaseSpec):
     """``best_board``: ``climb`` (hill climbing a pool of boards by every one-cell change and swap, with
     restarts; finds the proven-best Boggle boards) or ``anneal`` (simulated annealing from ``grid``)."""
     pool: int | None = Field(default=None, ge=1)
-    """``best_board`` with ``search: climb``: boards kept in the pool (default 100); larger pools climb
-    slower and get stuck less."""
+    """``best_board`` with ``search: climb``: boards kept in the pool (default 100, 300 on boards of
+    more than 16 cells); larger pools climb slower and get stuck less."""
     climbs: int | None = Field(default=None, ge=1)
     """``best_board`` with ``search: climb``: climbs from fresh random pools. Default: as many as
     ``time_limit`` allows, or one without a time limit."""
@@ -103,6 +116,27 @@ class RuzzleSpec(BaseSpec):
         return grid
 
     _bonus: dict[str, list[tuple[int, int]]] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _board_from_dice(self) -> RuzzleSpec:
+        # Runs before the bonus check below, which needs the board's shape.
+        if self.dice is None:
+            if not self.grid:
+                raise field_error("grid", "give the board's rows (or 'dice' to roll a board)")
+            return self
+        from cpwords.puzzles.ruzzle.dice import load_dice, roll, rollable
+
+        dice = load_dice(self.dice, self.alphabet())
+        if self.grid:
+            if not rollable(dice, self.tiles()):
+                raise field_error("grid", f"this board cannot be rolled with the dice of {self.dice} "
+                                          f"({dice.rows}x{dice.cols}, one die a cell)", self.grid)
+            return self
+        seed = self.seed if self.seed is not None else random.randrange(2**31)  # kept: the board rolls again
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "grid", roll(dice, seed))
+        self.__pydantic_fields_set__.update(("grid", "seed"))
+        return self
 
     @model_validator(mode="before")
     @classmethod
@@ -142,6 +176,10 @@ class RuzzleSpec(BaseSpec):
                         raise field_error(f"bonuses.{name}[{i}]", problem, [r, c])
                     raise _layout_error(problem, source, ["bonuses", name, i], value=[r, c])
                 seen[(r, c)] = name
+        if self.task == "best_board" and rows * cols > BEST_BOARD_CELLS:
+            raise field_error("grid", f"best_board searches boards of up to {BEST_BOARD_CELLS} cells (its "
+                                      f"scorers keep a path's cells in one 64-bit word); this board has "
+                                      f"{rows * cols:,} (its words: task 'words')", f"{rows}x{cols}")
         if self.engine == "enumerate" and rows * cols > 16 and self.task != "count_paths":
             raise field_error("engine", f"engine 'enumerate' walks every path and handles at most 16 cells "
                                         f"(this board has {rows * cols}); use 'trie' or 'active'", self.engine)

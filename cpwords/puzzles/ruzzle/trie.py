@@ -2,8 +2,8 @@
 
 A path is abandoned as soon as its letters are no prefix of any word (the "bound"). The trie is
 a double-array trie: two int32 arrays ``base`` and ``check`` (state ``s`` has a child by letter
-``c`` exactly when ``check[base[s] + c] == s``) and a ``bytes`` of end-of-word flags, packed to
-about one array entry per trie node. It is built once per dictionary and kept in the lexicon cache,
+``c`` exactly when ``check[base[s] + c] == s``) and a ``bytes`` of end-of-word flags, about 2.3
+array entries per trie node. It is built once per dictionary and kept in the lexicon cache,
 from which it loads in milliseconds.
 
 >>> from cpwords.puzzles.ruzzle.board import Board
@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from cpwords.alphabet import ENGLISH, MAX_LETTERS, Alphabet
 from cpwords.puzzles.ruzzle.board import Board, boggle_points, path_matters, tile_value
 
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from cpwords.engines.budget import Budget
     from cpwords.lexicon import Lexicon
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 _FREE = -1
 #: Child slots per state: room for the letters of any alphabet (German has 29) plus one letter
 #: no state has a child by (the scorer's padding cell), so base + letter needs no bounds check.
@@ -42,7 +44,7 @@ class Trie:
     The root is state 0. State ``s`` has a child by letter ``c`` (its index in the dictionary's
     alphabet: 0–25 for a–z) exactly when
     ``check[base[s] + c] == s``; that child is state ``base[s] + c``. ``is_word[s]`` is 1 where a
-    word ends. Two int32 arrays of about one entry per trie node: under 5 MB for 240,000 words.
+    word ends. Two int32 arrays of about 2.3 entries per trie node: about 9 MB for 240,000 words.
     """
 
     base: array
@@ -56,83 +58,77 @@ class Trie:
         return t if self.check[t] == state else -1
 
 
-def _children(words: Iterable[str], alphabet: Alphabet) -> tuple[list[list[tuple[int, int]]], bytearray]:
-    """A plain trie: for each node its (letter, child) pairs in letter order, and end-of-word flags.
-
-    Words are taken in sorted order, so a word shares with the previous one exactly the nodes
-    of their common prefix: only the new nodes cost anything.
-    """
-    children: list[list[tuple[int, int]]] = [[]]
-    ends = bytearray(1)
-    stack = [0]  # stack[d]: the node of the previous word's first d letters
-    previous = ""
-    index = alphabet.index
-    # Code-point order is letter-index order in every alphabet (ä ö ü and ñ come after z in both).
-    for word in sorted(words):
-        shared, most = 0, min(len(previous), len(word))
-        while shared < most and previous[shared] == word[shared]:
-            shared += 1
-        del stack[shared + 1:]
-        node = stack[shared]
-        for ch in word[shared:]:
-            child = len(children)
-            children[node].append((index[ch], child))
-            children.append([])
-            ends.append(0)
-            stack.append(child)
-            node = child
-        ends[node] = 1
-        previous = word
-    return children, ends
-
-
 def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> tuple[array, array, bytes, int]:
-    """Base, check and end arrays of the double-array trie of ``words`` (the cached form).
+    """Base, check and end arrays of the double-array trie of ``words`` (the cached form), built
+    with numpy array operations (425,000 words of scowl-95 in about a second, where placing nodes
+    one by one took 8-16 s).
 
-    Nodes are placed breadth first; each node's base is the first position where all of its
-    children's slots are free (``bytearray.find`` jumps between free slots in C).
+    The words are sorted; a trie node is a prefix, so word *i* adds the nodes of its prefixes
+    longer than what it shares with word *i-1* (their common prefix, ``lcp``), numbered in that
+    order (so a parent is numbered before its children). Each node with children gets a block of
+    its own, one slot per letter from its first child's letter to its last: a child's state is its
+    parent's ``base`` plus its letter. The blocks follow each other after the first
+    :data:`LETTER_SLOTS` slots (so no ``base`` is negative), about 2.3 slots a node.
     """
-    children, ends = _children(words, alphabet)
-    size = len(children) * 2 + 64
-    base = array("i", [0]) * size
-    check = array("i", [_FREE]) * size
-    free = bytearray(b"\x01") * size
-    free[0] = 0  # the root
-    is_word = bytearray(size)
-    first_free = 1
-    queue = [(0, 0)]  # (node, state)
-    used_max = 0
-    for node, state in queue:
-        is_word[state] = ends[node]
-        kids = children[node]
-        if not kids:
-            continue
-        first_letter = kids[0][0]
-        pos = first_free if first_free > first_letter else free.find(1, first_letter + 1)
-        while True:
-            b = pos - first_letter
-            if b + LETTER_SLOTS >= size:  # out of room: grow every array
-                extra = size
-                base.extend(array("i", [0]) * extra)
-                check.extend(array("i", [_FREE]) * extra)
-                free.extend(b"\x01" * extra)
-                is_word.extend(bytes(extra))
-                size += extra
-            if len(kids) == 1 or all(free[b + letter] for letter, _ in kids):
-                break
-            pos = free.find(1, pos + 1)
-        base[state] = b
-        for letter, child in kids:
-            t = b + letter
-            free[t] = 0
-            check[t] = state
-            queue.append((child, t))
-            if t > used_max:
-                used_max = t
-        if not free[first_free]:
-            first_free = free.find(1, first_free)
-    n = used_max + LETTER_SLOTS + 1  # room for base + any letter slot without a bounds check
-    return base[:n], check[:n], bytes(is_word[:n]), len(children)
+    ordered = sorted(words)
+    n = len(ordered)
+    if n == 0 or max(map(len, ordered)) == 0:
+        size = 2 * LETTER_SLOTS + 1
+        empty = bytearray(size)
+        empty[0] = 1 if n else 0
+        return array("i", [0]) * size, array("i", [_FREE]) * size, bytes(empty), 1
+    lengths = np.fromiter(map(len, ordered), np.int64, n)
+    longest = int(lengths.max())
+    points = np.frombuffer("".join(ordered).encode("utf-32-le"), dtype=np.uint32)
+    letters = alphabet.letters
+    lookup = np.full(max(map(ord, letters)) + 1, -1, np.int16)
+    lookup[[ord(ch) for ch in letters]] = np.arange(len(letters))
+    if points.size and int(points.max()) >= lookup.size or (lookup[np.minimum(points, lookup.size - 1)] < 0).any():
+        bad = next(ch for w in ordered for ch in w if ch not in alphabet.index)
+        raise ValueError(f"letter {bad!r} is not in the alphabet ({alphabet.describe()})")
+    codes = np.full((n, longest + 1), -1, np.int16)  # a word's letters, then -1
+    starts = np.cumsum(lengths) - lengths
+    codes[np.repeat(np.arange(n), lengths), np.arange(points.size) - np.repeat(starts, lengths)] = lookup[points]
+    same = (codes[1:] == codes[:-1]) & (codes[1:] >= 0)
+    lcp = np.zeros(n, np.int64)
+    lcp[1:] = np.argmin(same, axis=1)  # the last column is never "same": argmin finds the first difference
+    new = lengths - lcp
+    first = 1 + np.cumsum(new) - new  # the number of word i's first new node
+    nodes = 1 + int(new.sum())
+    # shared[i]: the node of word i's first lcp[i] letters, made by the last word j < i that
+    # shares fewer letters with its own predecessor.
+    shared = np.zeros(n, np.int64)
+    index = np.arange(n)
+    for d in np.unique(lcp[lcp > 0]).tolist():
+        at = np.flatnonzero(lcp == d)
+        last = np.maximum.accumulate(np.where(lcp < d, index, -1))[at - 1]
+        shared[at] = first[last] + d - lcp[last] - 1
+    maker = np.repeat(index, new)  # the word that made each node 1 … nodes-1
+    step = np.arange(nodes - 1) - np.repeat(first - 1, new)
+    depth = lcp[maker] + step + 1
+    letter = codes[maker, depth - 1].astype(np.int64)
+    parent = np.where(step == 0, shared[maker], np.arange(nodes - 1))
+    word_node = np.where(new > 0, first + new - 1, shared)  # a repeated word makes no node
+    low = np.full(nodes, 1 << 30, np.int64)
+    high = np.full(nodes, -1, np.int64)
+    np.minimum.at(low, parent, letter)
+    np.maximum.at(high, parent, letter)
+    block = np.where(high >= 0, high - low + 1, 0)
+    node_base = np.where(high >= 0, LETTER_SLOTS + np.cumsum(block) - block - low, 0)
+    state = np.zeros(nodes, np.int64)
+    by_depth = np.argsort(depth, kind="stable")
+    bounds = np.searchsorted(depth[by_depth], np.arange(1, longest + 2))
+    for d in range(longest):  # a level's states follow from its parents' bases
+        level = by_depth[bounds[d]:bounds[d + 1]]
+        state[level + 1] = node_base[parent[level]] + letter[level]
+    size = LETTER_SLOTS + int(block.sum()) + LETTER_SLOTS + 1
+    base = np.zeros(size, np.int32)
+    check = np.full(size, _FREE, np.int32)
+    ends = np.zeros(size, np.uint8)
+    base[state] = node_base
+    check[state[1:]] = state[parent]
+    ends[state[word_node]] = 1
+    return array("i", base.tobytes()), array("i", check.tobytes()), ends.tobytes(), nodes
 
 
 def build_trie(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> Trie:

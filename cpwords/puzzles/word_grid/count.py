@@ -215,7 +215,7 @@ def identified_count(problem: GridProblem, partition: list[list[int]], perm: tup
             if scalar == 0:
                 return 0
             continue
-        tensor = np.zeros((26,) * len(positions), dtype=np.int64)
+        tensor = np.zeros((problem.alphabet.size,) * len(positions), dtype=np.int64)
         if len(words):
             np.add.at(tensor, tuple(words[:, p] for p in positions), 1)
         operands.append(tensor)

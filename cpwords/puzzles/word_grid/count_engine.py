@@ -54,7 +54,7 @@ from cpwords.puzzles.word_grid.count_base import (
     TooLargeToContract,
 )
 from cpwords.puzzles.word_grid.count_k44 import K44Plan, crossing_grid
-from cpwords.puzzles.word_grid.count_network import ALPHABET_SIZE, Factor, Network, _UnionFind
+from cpwords.puzzles.word_grid.count_network import Factor, Network, _UnionFind
 
 _SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -248,17 +248,18 @@ def einsum_plan(var_lists: list[tuple[int, ...]], sizes: dict[int, int],
 # ---------------------------------------------------------------- pruning, components
 
 
-def prune(factors: list[Factor], nvars: int) -> list[Factor] | None:
-    """Arc consistency: drop rows with a letter some other factor on that variable lacks.
+def prune(factors: list[Factor], nvars: int, size: int) -> list[Factor] | None:
+    """Arc consistency: drop rows with a letter some other factor on that variable lacks
+    (letters 0 … size-1).
 
     Returns the pruned factors (same order), or None when a factor loses every row.
     """
-    domain = np.ones((nvars, ALPHABET_SIZE), dtype=bool)
+    domain = np.ones((nvars, size), dtype=bool)
     factors = list(factors)
     while True:
         for f in factors:
             for c, v in enumerate(f.vars):
-                seen = np.zeros(ALPHABET_SIZE, dtype=bool)
+                seen = np.zeros(size, dtype=bool)
                 seen[f.letters[:, c]] = True
                 domain[v] &= seen
         changed = False
@@ -287,11 +288,12 @@ def components(factors: list[Factor], nvars: int) -> list[list[Factor]]:
     return list(groups.values())
 
 
-def _domains(factors: list[Factor], nvars: int) -> np.ndarray:
-    dom = np.ones((nvars, ALPHABET_SIZE), dtype=bool)
+def _domains(factors: list[Factor], nvars: int, size: int) -> np.ndarray:
+    """(nvars, size) booleans: the letters every factor on a variable has rows with."""
+    dom = np.ones((nvars, size), dtype=bool)
     for f in factors:
         for c, v in enumerate(f.vars):
-            seen = np.zeros(ALPHABET_SIZE, dtype=bool)
+            seen = np.zeros(size, dtype=bool)
             seen[f.letters[:, c]] = True
             dom[v] &= seen
     return dom
@@ -319,9 +321,9 @@ class DensePlan(ComponentPlan):
 
     kind = "dense"
 
-    def __init__(self, factors: list[Factor], nvars: int) -> None:
+    def __init__(self, factors: list[Factor], nvars: int, size: int) -> None:
         self.factors = factors
-        self.dom = _domains(factors, nvars)
+        self.dom = _domains(factors, nvars, size)
         self.index = np.cumsum(self.dom, axis=1) - 1
         sizes = {v: int(self.dom[v].sum()) for f in factors for v in f.vars}
         self.path, self.flops, self.largest = einsum_plan([f.vars for f in factors], sizes)
@@ -337,14 +339,15 @@ class DensePlan(ComponentPlan):
 class _Sliced:
     """A factor sorted by its cut letters so that a leaf's rows are one contiguous range."""
 
-    def __init__(self, f: Factor, cut_pos: dict[int, int]) -> None:
+    def __init__(self, f: Factor, cut_pos: dict[int, int], size: int) -> None:
+        self.size = size
         self.cut_cols = [c for c, v in enumerate(f.vars) if v in cut_pos]
         self.cut_at = [cut_pos[f.vars[c]] for c in self.cut_cols]
         self.rest_cols = [c for c, v in enumerate(f.vars) if v not in cut_pos]
         self.vars = tuple(f.vars[c] for c in self.rest_cols)
         code = np.zeros(len(f), dtype=np.int64)
         for c in self.cut_cols:
-            code = code * ALPHABET_SIZE + f.letters[:, c]
+            code = code * size + f.letters[:, c]
         order = np.argsort(code, kind="stable")
         self.codes, self.starts = np.unique(code[order], return_index=True)
         self.ends = np.append(self.starts[1:], len(f))
@@ -354,13 +357,13 @@ class _Sliced:
     def code_of(self, leaf: np.ndarray) -> int:
         code = 0
         for i in self.cut_at:
-            code = code * ALPHABET_SIZE + int(leaf[i])
+            code = code * self.size + int(leaf[i])
         return code
 
     def codes_of(self, leaves: np.ndarray) -> np.ndarray:
         code = np.zeros(len(leaves), dtype=np.int64)
         for i in self.cut_at:
-            code = code * ALPHABET_SIZE + leaves[:, i]
+            code = code * self.size + leaves[:, i]
         return code
 
     def rows(self, leaf: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -377,8 +380,9 @@ class CutPlan(ComponentPlan):
 
     kind = "cut"
 
-    def __init__(self, factors: list[Factor], nvars: int, cut: list[int], leaves: np.ndarray) -> None:
+    def __init__(self, factors: list[Factor], nvars: int, size: int, cut: list[int], leaves: np.ndarray) -> None:
         self.nvars = nvars
+        self.size = size
         self.cut = cut
         self.cut_pos = {v: i for i, v in enumerate(cut)}
         self.all_leaves = leaves
@@ -387,16 +391,16 @@ class CutPlan(ComponentPlan):
         self.sliced: list[_Sliced] = []
         for f in factors:
             if any(v in self.cut_pos for v in f.vars):
-                self.sliced.append(_Sliced(f, self.cut_pos))
+                self.sliced.append(_Sliced(f, self.cut_pos, size))
             else:
                 full = None
-                if ALPHABET_SIZE ** len(f.vars) <= 2_000_000:
-                    full = np.zeros((ALPHABET_SIZE,) * len(f.vars))
+                if size ** len(f.vars) <= 2_000_000:
+                    full = np.zeros((size,) * len(f.vars))
                     np.add.at(full, tuple(f.letters.T), f.counts.astype(np.float64))
                     if full.max(initial=0) < FLOAT32_LIMIT:
                         full = full.astype(np.float32)  # leaves contract in float32 first
                 self.static.append((f.vars, full, f))
-        self.static_dom = _domains([f for _, _, f in self.static], nvars)
+        self.static_dom = _domains([f for _, _, f in self.static], nvars, size)
         self.op_vars = [vs for vs, _, _ in self.static] + [s.vars for s in self.sliced if s.vars]
         self.path: list[tuple[int, ...]] | None = None
 
@@ -413,7 +417,7 @@ class CutPlan(ComponentPlan):
                 scalar *= int(counts.sum())
                 continue
             for c, v in enumerate(s.vars):
-                seen = np.zeros(ALPHABET_SIZE, dtype=bool)
+                seen = np.zeros(self.size, dtype=bool)
                 seen[letters[:, c]] = True
                 dom[v] &= seen
             parts.append((s.vars, letters, counts))
@@ -474,7 +478,8 @@ class CutPlan(ComponentPlan):
 def _cut_leaves(factors: list[Factor], cut: list[int], dom: np.ndarray,
                 limit: float = MAX_LEAVES) -> np.ndarray | None:
     """Assignments of the cut consistent with every factor's projection on its cut variables
-    (None when there are more than ``limit``)."""
+    (None when there are more than ``limit``); ``dom`` is (nvars, alphabet size)."""
+    size = dom.shape[1]
     pos = {v: i for i, v in enumerate(cut)}
     projections = []
     for f in factors:
@@ -484,7 +489,7 @@ def _cut_leaves(factors: list[Factor], cut: list[int], dom: np.ndarray,
         at = [pos[f.vars[c]] for c in cols]
         code = np.zeros(len(f), dtype=np.int64)
         for c in cols:
-            code = code * ALPHABET_SIZE + f.letters[:, c]
+            code = code * size + f.letters[:, c]
         projections.append((max(at), at, np.unique(code)))
     leaves = np.zeros((1, 0), dtype=np.int64)
     for m, v in enumerate(cut):
@@ -496,7 +501,7 @@ def _cut_leaves(factors: list[Factor], cut: list[int], dom: np.ndarray,
                 continue
             code = np.zeros(len(leaves), dtype=np.int64)
             for i in at:
-                code = code * ALPHABET_SIZE + leaves[:, i]
+                code = code * size + leaves[:, i]
             leaves = leaves[np.isin(code, codes)]
         if len(leaves) > limit:
             return None
@@ -530,8 +535,9 @@ def _greedy_cut(factors: list[Factor], dom: np.ndarray, budget: BudgetLike | Non
     return cut
 
 
-def plan_component(factors: list[Factor], nvars: int, budget: BudgetLike | None = None) -> ComponentPlan:
-    """The cheapest plan found for one connected component (see the module docstring).
+def plan_component(factors: list[Factor], nvars: int, size: int, budget: BudgetLike | None = None) -> ComponentPlan:
+    """The cheapest plan found for one connected component (see the module docstring); letters
+    are 0 … size-1.
 
     Raises
     ------
@@ -540,14 +546,14 @@ def plan_component(factors: list[Factor], nvars: int, budget: BudgetLike | None 
     """
     grid = crossing_grid(factors)
     if grid is not None:
-        kernel = K44Plan(factors, grid, budget)
+        kernel = K44Plan(factors, grid, size, budget)
         if kernel.seconds > MAX_ESTIMATED_SECONDS:
             raise TooLargeToContract
         return kernel
-    dom = _domains(factors, nvars)
+    dom = _domains(factors, nvars, size)
     options: list[tuple[float, ComponentPlan]] = []
     try:
-        dense = DensePlan(factors, nvars)
+        dense = DensePlan(factors, nvars, size)
         if dense.largest <= MAX_DENSE_ELEMENTS:
             options.append((dense.seconds, dense))
     except TooLargeToContract:
@@ -561,7 +567,7 @@ def plan_component(factors: list[Factor], nvars: int, budget: BudgetLike | None 
             leaves = _cut_leaves(factors, cut[:d], dom, limit=min(MAX_LEAVES, fastest / LEAF_OVERHEAD_S))
             if leaves is None:  # deeper cuts only have more leaves: they cannot win
                 break
-            plan = CutPlan(factors, nvars, cut[:d], leaves)
+            plan = CutPlan(factors, nvars, size, cut[:d], leaves)
             flops = plan.sample_flops()
             plan.seconds = plan.leaves * (LEAF_OVERHEAD_S + flops / FLOP_RATE)
             options.append((plan.seconds, plan))
@@ -593,12 +599,13 @@ class NetworkPlan:
         if self.zero:
             self.leaves, self.seconds = 1, 0.0
             return
-        pruned = prune(network.factors, network.nvars)
+        pruned = prune(network.factors, network.nvars, network.size)
         if pruned is None:
             self.zero = True
             self.leaves, self.seconds = 1, 0.0
             return
-        plans = [plan_component(group, network.nvars, budget) for group in components(pruned, network.nvars)]
+        plans = [plan_component(group, network.nvars, network.size, budget)
+                 for group in components(pruned, network.nvars)]
         if plans:
             plans.sort(key=lambda p: p.leaves)
             self.outer = plans[-1]

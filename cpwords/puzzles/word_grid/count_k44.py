@@ -6,7 +6,7 @@ other letters summed out). Pair the rows into A = {a1, a2}, B = {b1, b2} and the
 P = {p1, p2}, Q = {q1, q2}: the 16 letters fall into four 2×2 blocks A×P, A×Q, B×P, B×Q, and
 each word touches two of them. Fixing the four letters K of block A×P (a *leaf*):
 
-* rows a1, a2 become 26×26 matrices M1, M2 over their letters in A×Q, columns p1, p2 matrices
+* rows a1, a2 become n×n matrices (n letters used) M1, M2 over their letters in A×Q, columns p1, p2 matrices
   N1, N2 over their letters in B×P;
 * with β = the block B×Q, the columns q1, q2 and M1, M2 give
   F[(β11, β21), (β12, β22)] = Σ M1[u1,u2] M2[v1,v2] Cq1[u1,v1,(β11,β21)] Cq2[u2,v2,(β12,β22)]
@@ -43,7 +43,7 @@ from cpwords.puzzles.word_grid.count_base import (
     BudgetLike,
     ComponentPlan,
 )
-from cpwords.puzzles.word_grid.count_network import ALPHABET_SIZE, Factor
+from cpwords.puzzles.word_grid.count_network import Factor
 
 #: float32 holds every integer below 2**24; F and G entries below it are exact in single precision.
 FLOAT32_EXACT = 2.0 ** 24
@@ -160,6 +160,8 @@ class K44Plan(ComponentPlan):
         The component's eight factors.
     grid:
         :func:`crossing_grid` of them.
+    size:
+        The alphabet's size (letters are 0 … size-1).
     budget:
         Checked while the layout is chosen (SearchTimeout when spent).
 
@@ -173,9 +175,9 @@ class K44Plan(ComponentPlan):
     kind = "grid4x4"
 
     def __init__(self, factors: list[Factor], grid: tuple[list[Factor], list[Factor], list[list[int]]],
-                 budget: BudgetLike | None = None) -> None:
+                 size: int, budget: BudgetLike | None = None) -> None:
         rows, cols, x = grid
-        used = np.zeros(ALPHABET_SIZE, dtype=bool)
+        used = np.zeros(size, dtype=bool)
         for f in factors:
             used[f.letters.ravel()] = True
         self.n = n = int(used.sum())  # letters renumbered 0..n-1: small alphabets stay small

@@ -4,7 +4,8 @@ A term asks: how many grids have the slots of each block of a partition π holdi
 word, and are mapped onto themselves by a symmetry g? Merging the slots of a block (and each
 slot with its image under g) and identifying their cells position by position leaves:
 
-* **variables**: the classes of identified cells that two or more blocks share (letters 0–25);
+* **variables**: the classes of identified cells that two or more blocks share (letters 0 … size-1,
+  the indices of the dictionary's alphabet: 26 for English, 27 for Spanish, 29 for German);
 * **factors**: one per block, a sparse table over the block's variables holding how many words
   (that fit every slot of the block, with equal letters wherever the identification repeats a
   cell inside the block) give those letters. Cells no other block uses are summed out here.
@@ -21,8 +22,6 @@ import numpy as np
 
 from cpwords.puzzles.word_grid.problem import GridProblem
 
-ALPHABET_SIZE = 26
-
 
 @dataclass
 class Factor:
@@ -31,7 +30,7 @@ class Factor:
     Attributes
     ----------
     vars: the variables (distinct ids), one per column of ``letters``.
-    letters: ``(n, len(vars))`` int64 letter indices 0–25, rows distinct.
+    letters: ``(n, len(vars))`` int64 letter indices 0 … size-1 (the network's alphabet), rows distinct.
     counts: ``(n,)`` int64, the table value of each row (all > 0).
     """
 
@@ -45,11 +44,14 @@ class Factor:
 
 @dataclass
 class Network:
-    """Factors over variables ``0..nvars-1`` times a constant (blocks sharing no cell)."""
+    """Factors over variables ``0..nvars-1`` times a constant (blocks sharing no cell); each
+    variable takes one of ``size`` letters (the alphabet's size: engines size their domains,
+    dense tables and letter codes by it)."""
 
     factors: list[Factor]
     scalar: int
     nvars: int
+    size: int
 
 
 class _UnionFind:
@@ -70,8 +72,8 @@ class _UnionFind:
 
 def word_arrays(problem: GridProblem) -> dict[int, np.ndarray]:
     """Per slot length, the words as an ``(n, length)`` int64 array of letter indices."""
-    index = problem.alphabet.index  # 26 letters: prepare refuses counting in larger alphabets
-    return {n: np.array([[index[ch] for ch in w] for w in ws], dtype=np.int64).reshape(len(ws), n)
+    codes = problem.alphabet.codes  # letter indices of the dictionary's alphabet, one byte each
+    return {n: np.frombuffer(b"".join(codes(w) for w in ws), dtype=np.uint8).astype(np.int64).reshape(len(ws), n)
             for n, ws in problem.words.items()}
 
 
@@ -104,20 +106,20 @@ def merged_blocks(problem: GridProblem, partition: list[list[int]] | tuple[tuple
     return list(merged.values())
 
 
-def _distinct_rows(letters: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct rows of a letter array and how often each occurs."""
+def _distinct_rows(letters: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of a letter array (letters 0 … size-1) and how often each occurs."""
     k = letters.shape[1]
-    if k > 13:  # 26**13 < 2**63: beyond, codes would overflow
+    if size ** k >= 2 ** 63:  # (26**13 < 2**63 < 29**13) beyond, the int64 codes would overflow
         rows, counts = np.unique(letters, axis=0, return_counts=True)
         return rows.astype(np.int64), counts.astype(np.int64)
     code = np.zeros(len(letters), dtype=np.int64)
     for c in range(k):
-        code = code * ALPHABET_SIZE + letters[:, c]
+        code = code * size + letters[:, c]
     uniq, counts = np.unique(code, return_counts=True)
     rows = np.empty((len(uniq), k), dtype=np.int64)
     for c in range(k - 1, -1, -1):
-        rows[:, c] = uniq % ALPHABET_SIZE
-        uniq = uniq // ALPHABET_SIZE
+        rows[:, c] = uniq % size
+        uniq = uniq // size
     return rows, counts.astype(np.int64)
 
 
@@ -143,6 +145,7 @@ def build_network(problem: GridProblem, partition: list[list[int]] | tuple[tuple
         Its factors, over variables numbered from 0, and the constant factor of blocks that
         share no cell with another block.
     """
+    size = problem.alphabet.size
     blocks = merged_blocks(problem, partition, perm)
     block_classes = cell_classes(problem, blocks)
     users: dict[int, set[int]] = {}
@@ -166,10 +169,10 @@ def build_network(problem: GridProblem, partition: list[list[int]] | tuple[tuple
             else:
                 first_pos[k] = p
         if len(words) == 0:
-            return Network([], 0, 0)
+            return Network([], 0, 0, size)
         positions = [first_pos[k] for k in first_pos if k in var_of]
         if not positions:
             scalar *= len(words)
             continue
-        factors.append(Factor(tuple(var_of[classes[p]] for p in positions), *_distinct_rows(words[:, positions])))
-    return Network(factors, scalar, len(shared))
+        factors.append(Factor(tuple(var_of[classes[p]] for p in positions), *_distinct_rows(words[:, positions], size)))
+    return Network(factors, scalar, len(shared), size)

@@ -18,7 +18,7 @@ from ortools.sat.python import cp_model
 
 from cpwords.engines import cpsat
 from cpwords.engines.budget import Budget
-from cpwords.engines.cpsat import lex_leader_constraints
+from cpwords.engines.cpsat import BuildTimeout, check_building, lex_leader_constraints
 from cpwords.engines.found import Found
 from cpwords.geometry import canonical_form, orbit_size
 from cpwords.puzzles.word_grid.problem import GridProblem, arc_consistent, shuffled_order
@@ -40,10 +40,18 @@ class GridModel:
 
 
 def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symmetry: bool = True,
-                with_costs: bool = False) -> GridModel:
+                with_costs: bool = False, budget: Budget | None = None) -> GridModel:
     """The CP-SAT model. A cell variable's value v stands for letter ``alphabet[v]`` (default: the
     dictionary's letters in order, a-z in English); ``generate`` passes a random order so that the
-    search's "smallest value first" is random."""
+    search's "smallest value first" is random.
+
+    Raises
+    ------
+    BuildTimeout
+        When ``budget`` is spent while the model is built (a 7x7 grid's tables take a fraction
+        of a second to build, and seconds on a loaded machine).
+    """
+    budget = budget or Budget()
     size = problem.alphabet.size
     alphabet = alphabet or list(range(size))
     code = [0] * size
@@ -59,6 +67,7 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
             cells.append(model.new_int_var(0, size - 1, f"letter_r{r + 1}c{c + 1}"))
     costs = []
     for s, slot in enumerate(problem.slots):
+        check_building(budget)
         n = len(slot)
         rare = problem.objective_costs()[n]
         name = problem.slot_names[s].replace(" ", "_").replace(",", "_")
@@ -78,6 +87,7 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
     if problem.distinct:
         # Two slots of equal length hold different words: some position differs.
         for s in range(len(problem.slots)):
+            check_building(budget)
             for t in range(s + 1, len(problem.slots)):
                 a, b = problem.slots[s], problem.slots[t]
                 if len(a) != len(b):
@@ -92,6 +102,7 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
                     differs.append(d)
                 model.add_bool_or(differs)
     if symmetry:
+        check_building(budget)
         lex_leader_constraints(model, cells, problem.group, "lex")
     return GridModel(model, cells, costs, alphabet)
 
@@ -144,12 +155,15 @@ def _generate_anchored(problem: GridProblem, spec: Any, budget: Budget) -> Found
             failures += 1
             continue
         sub = replace(problem, candidates=pruned, group=[g for g in problem.group if g.is_identity])
-        gm = build_model(sub, shuffled_order(problem.alphabet.size, rng), symmetry=False)
+        try:
+            gm = build_model(sub, shuffled_order(problem.alphabet.size, rng), symmetry=False, budget=budget)
+        except BuildTimeout as exc:
+            return found.stop(exc.reason) if found.answers else exc.found()
         outcome = cpsat.solve(gm.model, budget, workers=spec.workers or 1, seed=spec.seed, randomize=True,
                               parameters=LIGHT_PRESOLVE)
         cpsat.add_stats(found.stats, outcome.stats)
         if outcome.stopped is not None and not outcome.status.solved:
-            return found.stop(outcome.stopped)
+            return _stopped(found, outcome)
         if not outcome.status.solved:
             failures += 1
             continue
@@ -172,7 +186,7 @@ def _solve_repeatedly(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     total rareness with ``objective: common``); every solve gets what is left of the budget."""
     randomize = spec.task == "generate" and spec.objective == "none"
     alphabet = shuffled_order(problem.alphabet.size, random.Random(spec.seed)) if randomize else None
-    gm = build_model(problem, alphabet, with_costs=spec.objective == "common")
+    gm = build_model(problem, alphabet, with_costs=spec.objective == "common", budget=budget)
     if spec.objective == "common":
         gm.model.minimize(sum(gm.costs))
     found = Found()
@@ -183,7 +197,7 @@ def _solve_repeatedly(problem: GridProblem, spec: Any, budget: Budget) -> Found:
         if outcome.status is Status.INFEASIBLE:
             break
         if not outcome.status.solved:
-            return found.stop(outcome.stopped)
+            return _stopped(found, outcome)
         gm.model.add_forbidden_assignments(gm.cells, [[outcome.value(v) for v in gm.cells]])
         found.answers.append(gm.letters(outcome))
         if outcome.status is not Status.OPTIMAL:
@@ -193,22 +207,39 @@ def _solve_repeatedly(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     return found
 
 
+def _stopped(found: Found, outcome: cpsat.Outcome) -> Found:
+    """``found``, stopped as ``outcome`` was; its reason in words when nothing was found."""
+    if not found.answers and outcome.message is not None:
+        found.message = outcome.message
+        found.stats["stopped"] = outcome.stopped
+    return found.stop(outcome.stopped)
+
+
 def generate(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """``count`` random grids (random anchor words first), or the least rare with ``objective: common``."""
-    if spec.objective == "none":
-        anchored = _generate_anchored(problem, spec, budget)
-        if anchored is not None:
-            return anchored
-    return _solve_repeatedly(problem, spec, budget)
+    try:
+        if spec.objective == "none":
+            anchored = _generate_anchored(problem, spec, budget)
+            if anchored is not None:
+                return anchored
+        return _solve_repeatedly(problem, spec, budget)
+    except BuildTimeout as exc:
+        return exc.found()
 
 
 def fill(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """Complete the given letters: up to ``count`` different grids (least rare with ``objective: common``)."""
-    return _solve_repeatedly(problem, spec, budget)
+    try:
+        return _solve_repeatedly(problem, spec, budget)
+    except BuildTimeout as exc:
+        return exc.found()
 
 
 def _enumeration(problem: GridProblem, spec: Any, budget: Budget, counting: bool) -> Found:
-    gm = build_model(problem)
+    try:
+        gm = build_model(problem, budget=budget)
+    except BuildTimeout as exc:
+        return exc.found()
     raw = 0
 
     def on_solution(values: list[int]) -> None:
@@ -221,6 +252,9 @@ def _enumeration(problem: GridProblem, spec: Any, budget: Budget, counting: bool
                   stats=dict(en.stats))
     if counting:
         found.stats |= {"raw_count": raw, "method": "enumeration"}
+    if not en.count and en.message is not None:
+        found.message = en.message
+        found.stats["stopped"] = en.stopped
     return found if en.complete else found.stop(en.stopped)
 
 

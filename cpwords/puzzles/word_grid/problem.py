@@ -146,10 +146,6 @@ def prepare(spec: WordGridSpec, *, given_rows: list[str] | None = None) -> GridP
     slots = [tuple(index[c] for c in run) for _, run in runs]
     names = [f"{d} {run[0][0] + 1},{run[0][1] + 1}" for d, run in runs]
     alphabet = spec.alphabet()
-    if spec.task == "count" and alphabet.size > 26:
-        # The counting engines index 26 letters (tensors and integer codes of a-z).
-        raise InputError(f"counting grids handles the 26 letters a-z; the {alphabet.language} alphabet has "
-                         f"{alphabet.size}: use generate or fill", field="task", value=spec.task)
     rows = given_rows if given_rows is not None else spec.given
     letter = alphabet.index
     given = ({index[c]: letter[ch] for c, ch in parse_rows(rows, shape, field_name="given", alphabet=alphabet).items()}

@@ -16,6 +16,7 @@ from typing import Any
 
 from cpwords.engines import cpsat
 from cpwords.engines.budget import Budget
+from cpwords.engines.cpsat import BuildTimeout
 from cpwords.engines.found import Found
 from cpwords.errors import InputError
 from cpwords.puzzles.word_grid.cpsat import build_model
@@ -81,7 +82,9 @@ def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     scrambled = [problem.alphabet.index[letters[cell]] for cell in problem.cells]
     found = fewest_swaps(problem, scrambled, budget, seed=spec.seed)
     if found.answers and found.stopped is not None:
-        found.message = "the time limit was reached: the swaps shown are the fewest found, not proved fewest"
+        cause = {"time_limit": "the time limit was reached", "interrupted": "the search was interrupted"}.get(
+            found.stopped, "CP-SAT ended its run before the time limit")
+        found.message = f"{cause}: the swaps shown are the fewest found, not proved fewest"
     return found
 
 
@@ -95,10 +98,14 @@ def fewest_swaps(problem: GridProblem, scrambled: list[int], budget: Budget, *, 
     CP-SAT's threads (None: its default), not the spec's worker processes.
 
     Returns a Found whose answer is ``(letters, swaps)`` (swaps as pairs of 1-based [row, col]
-    cells), objective the number of swaps, complete when that number is proved fewest.
+    cells), objective the number of swaps, complete when that number is proved fewest; none,
+    stopped, when the budget ends before CP-SAT has its model.
     """
     shape = problem.shape
-    gm = build_model(problem, symmetry=False)
+    try:
+        gm = build_model(problem, symmetry=False, budget=budget)
+    except BuildTimeout as exc:
+        return exc.found()
     model = gm.model
     movable = [i for i, (r, c) in enumerate(problem.cells) if (r + 1, c + 1) not in shape.fixed]
     n = len(movable)
@@ -117,6 +124,9 @@ def fewest_swaps(problem: GridProblem, scrambled: list[int], budget: Budget, *, 
     model.maximize(sum(counted))
     outcome = cpsat.solve(model, budget, workers=workers, seed=seed)  # CP-SAT threads (default: its own)
     found = Found(stats={**outcome.stats, "movable_cells": n})
+    if not outcome.status.solved and outcome.message is not None:
+        found.message = outcome.message
+        found.stats["stopped"] = outcome.stopped
     if not outcome.status.solved:
         return found if outcome.stopped is None else found.stop(outcome.stopped)
     grid = [outcome.value(v) for v in gm.cells]

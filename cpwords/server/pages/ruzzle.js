@@ -14,6 +14,19 @@
     german: bag("e16 n10 i8 s7 r7 a6 t6 d5 h5 u4 l3 c3 g3 m3 o3 b2 w2 f2 k1 z1 p1 v1 ü1 ä1 ö1"),
     french: bag("e15 a8 s8 i7 t7 n7 r7 u6 l5 o5 d4 c3 p3 m3 v1 q1 f1 b1 g1 h1 j1 x1 y1 z1"),
   };
+  // English Boggle boards are rolled from the game's dice (models/dice/): the 1987 set, Big Boggle 5x5.
+  const DICE_SETS = { 4: "boggle-new", 5: "big-boggle" };
+  const diceSets = {};
+  async function rollDice() {
+    const name = DICE_SETS[size];
+    if (!diceSets[name]) diceSets[name] = (await CP.call("GET", `/api/models/dice/${name}`)).dice.map((d) => d.split(" "));
+    const dice = [...diceSets[name]];
+    for (let i = dice.length - 1; i > 0; i--) {  // each die to a random cell …
+      const j = Math.floor(Math.random() * (i + 1));
+      [dice[i], dice[j]] = [dice[j], dice[i]];
+    }
+    return dice.map((faces) => faces[Math.floor(Math.random() * faces.length)]);  // … showing a random face
+  }
   let size = 4;
   let layout = {};  // "r,c" (1-based) -> DL | TL | DW | TW
 
@@ -145,10 +158,16 @@
         if (prev) { prev.focus(); event.preventDefault(); }
       }
     });
-    $("ruzzle-random").addEventListener("click", () => {
-      const letters = BAGS[$("dictionary").value] || FREQUENT;
-      const pick = () => letters[Math.floor(Math.random() * letters.length)];
-      for (const t of tiles()) t.value = pick().replace("q", "qu");
+    $("ruzzle-random").addEventListener("click", async () => {
+      const bag = BAGS[$("dictionary").value];
+      if (!bag && $("scoring").value === "boggle" && DICE_SETS[size]) {
+        const faces = await rollDice();
+        tiles().forEach((t, i) => { t.value = faces[i]; });
+      } else {
+        const letters = bag || FREQUENT;
+        const pick = () => letters[Math.floor(Math.random() * letters.length)];
+        for (const t of tiles()) t.value = pick().replace("q", "qu");
+      }
       highlight([]);
     });
     $("ruzzle-form").addEventListener("submit", async (event) => {
