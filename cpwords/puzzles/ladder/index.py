@@ -153,7 +153,7 @@ class LadderIndex:
         Indexed by word id, made ready for the words of group ``g`` (entries of other words are 0
         until their group is asked for; groups under :data:`.landmarks.MIN_GROUP` words stay 0, a
         plain Dijkstra). Made on first use, a group at a time (a quarter of a second for the
-        biggest group of scowl-95), and kept in the disk cache (:func:`.store.landmark_rows`), not
+        biggest group of scowl-95), and kept in the disk cache (:func:`landmark_rows`), not
         when the index is built: the first use of a dictionary does not pay for every group, and
         a shortest ladder needs none.
         """
@@ -161,8 +161,6 @@ class LadderIndex:
         if g not in self._groups_with_landmarks:
             if 1 <= g < len(self.group_sizes) and self.group_sizes[g] >= MIN_GROUP:
                 import numpy as np
-
-                from cpwords.puzzles.ladder.store import landmark_rows
 
                 members = np.frombuffer(self.members(g), dtype=np.int32)
                 rows = np.frombuffer(landmark_rows(self, g), dtype=np.int32).reshape(len(tables), len(members))
@@ -364,3 +362,27 @@ def _ints(values: Any) -> array:
     out = array("i")
     out.frombytes(np.ascontiguousarray(values, dtype=np.int32).tobytes())
     return out
+
+
+# ---------------------------------------------------------------- landmark rows in the disk cache
+
+#: The disk cache's name and format version of the index (:mod:`.store`) and of its landmark rows.
+CACHE_NAME = "ladder-index"
+CACHE_VERSION = 8
+
+
+@dataclass(frozen=True)
+class ByHash:
+    """Stands in for a lexicon where :mod:`cpwords.lexicon.cache` only needs its content hash."""
+
+    content_hash: str
+
+
+def landmark_rows(index: LadderIndex, g: int) -> bytes:
+    """The landmark distances of group ``g`` (:meth:`LadderIndex.compute_landmarks`), from the
+    disk cache when a search needed them before: a file per group searched, keyed like the index.
+    (Here, not in :mod:`.store`, which imports this module.)"""
+    from cpwords.lexicon.cache import cached
+
+    return cached(ByHash(index.content_hash), f"{CACHE_NAME}-landmarks-{g}",  # type: ignore[arg-type]
+                  lambda: index.compute_landmarks(g), version=CACHE_VERSION)

@@ -13,20 +13,18 @@ import hashlib
 import os
 import re
 import warnings
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cpwords.puzzles.ladder.index import LadderIndex, build_index
+from cpwords.puzzles.ladder.index import CACHE_NAME, CACHE_VERSION, LadderIndex, build_index
+from cpwords.puzzles.ladder.index import ByHash as _ByHash
 
 if TYPE_CHECKING:
     from cpwords.lexicon import Lexicon
     from cpwords.specs import DictionaryRef
 
 #: Name and format version of the cached index (bump the version when the format changes).
-CACHE_NAME = "ladder-index"
-CACHE_VERSION = 8
 
 
 def index_for(lexicon: Lexicon) -> LadderIndex:
@@ -37,23 +35,7 @@ def index_for(lexicon: Lexicon) -> LadderIndex:
     return LadderIndex.from_payload(payload)
 
 
-def landmark_rows(index: LadderIndex, g: int) -> bytes:
-    """The landmark distances of group ``g`` (:meth:`LadderIndex.compute_landmarks`), from the
-    disk cache when a search needed them before: a file per group searched, keyed like the index."""
-    from cpwords.lexicon.cache import cached
-
-    return cached(_ByHash(index.content_hash), f"{CACHE_NAME}-landmarks-{g}",  # type: ignore[arg-type]
-                  lambda: index.compute_landmarks(g), version=CACHE_VERSION)
-
-
 # ---------------------------------------------------------------- finding the index without the lexicon
-
-
-@dataclass(frozen=True)
-class _ByHash:
-    """Stands in for a lexicon where :mod:`cpwords.lexicon.cache` only needs its content hash."""
-
-    content_hash: str
 
 
 class _Stale(Exception):
