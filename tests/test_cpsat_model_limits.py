@@ -44,18 +44,6 @@ CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def startup_s() -> float:
-    """Seconds this machine takes to start Python and import what a solving command imports."""
-    code = "import cpwords.cli, cpwords.api, ortools.sat.python.cp_model, pysat.solvers, numpy, rich.table"
-    times = []
-    for _ in range(2):
-        t0 = time.monotonic()
-        subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
-        times.append(time.monotonic() - t0)
-    return min(times)
-
-
 def _run(argv: list[str], limit: float) -> tuple[float, subprocess.CompletedProcess[str]]:
     t0 = time.monotonic()
     run = subprocess.run([sys.executable, "-m", "cpwords", *argv, "--time-limit", str(limit), "--json"],

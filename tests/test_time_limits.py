@@ -177,18 +177,6 @@ WHOLE_TOO_SLOW = {
 }
 
 
-@pytest.fixture(scope="module")
-def startup_s() -> float:
-    """Seconds this machine takes to start Python and import what a solving command imports."""
-    code = "import cpwords.cli, cpwords.api, ortools.sat.python.cp_model, pysat.solvers, numpy, rich.table"
-    times = []
-    for _ in range(2):
-        t0 = time.monotonic()
-        subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
-        times.append(time.monotonic() - t0)
-    return min(times)
-
-
 def _command(case: tuple[str, str, str], folder: Path, *, json_mode: bool,
              cache: Path | None = None) -> tuple[float, subprocess.CompletedProcess[str]]:
     """Run ``cpwords solve CASE.yaml --time-limit 1`` as a user does; returns (seconds, run)."""
