@@ -109,9 +109,12 @@ def _solve(url: str, spec: dict[str, Any]) -> tuple[float, int, dict[str, Any]]:
 
 
 def test_a_solve_that_ignores_the_limit_is_answered_at_the_limit(serve: Any, tmp_path: Path) -> None:
-    """From an empty cache, Ruzzle's ``best_board`` on scowl-95 first builds the trie of 600,000
-    words (seconds, without looking at the limit): 503 after 10.1 s at ``--max-time 5`` before."""
-    max_time = 2.0
+    """From an empty cache, Ruzzle's ``best_board`` on scowl-95 first loads the list and builds
+    its trie of 425,000 words (1.5-2 s, without looking at the limit; 6 s before the trie was
+    built with numpy): 503 after 10.1 s at ``--max-time 5`` before. With ``--max-time 0.5`` the
+    answer is the server's stand-in, or, on a machine fast enough to end that work within the
+    answer grace, the solve's own ``unknown`` (no climb started in time): both say the limit."""
+    max_time = 0.5
     url = serve(max_time, cache=tmp_path / "empty-cache")
     spec = {"kind": "ruzzle", "task": "best_board", "grid": ["serst", "alpet", "inrat", "edsol", "mocer"],
             "dictionary": "scowl-95", "iterations": 10_000_000, "seed": 1}

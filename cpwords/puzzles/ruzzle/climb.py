@@ -256,7 +256,8 @@ def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[
     -------
     (the best board seen, figures: ``start_value``, ``best_value``, ``climbs``, ``climb_values``
     (each climb's best), ``rounds``, ``boards_scored``, ``reached_s`` (seconds to the best value),
-    and, as the annealer's, ``moves`` (boards scored), ``accepted`` (climbs) and ``stopped_by_time``.)
+    ``until_time_limit`` (it climbed again and again until the time limit), and, as the
+    annealer's, ``moves`` (boards scored), ``accepted`` (climbs) and ``stopped_by_time``.)
     """
     t0 = time.perf_counter()
     climber = _Climber(spec, start, lexicon, budget)
@@ -287,7 +288,7 @@ def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[
     stats = {"start_value": start_value, "best_value": best_value, "climbs": len(values), "climb_values": values,
              "rounds": rounds, "boards_scored": climber.scored, "reached_s": round(reached, 3),
              "moves": climber.scored, "accepted": len(values), "search": "climb", "pool": climber.pool_size,
-             "compiled": climber.compiled_hood is not None,
+             "compiled": climber.compiled_hood is not None, "until_time_limit": by_time,
              "stopped_by_time": bool(stopped)}
     return start.with_tiles(best), stats
 

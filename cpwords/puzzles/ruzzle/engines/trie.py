@@ -48,5 +48,6 @@ def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     found.stopped = "heuristic"
     found.message = (f"the board is the best the {'climbs' if spec.search == 'climb' else 'moves'} of the "
                      "search saw, not proved best"
-                     + (" (the time limit cut the search short)" if stats.get("stopped_by_time") else ""))
+                     + (" (the time limit cut the search short)" if stats.get("stopped_by_time") else
+                        " (it climbed until the time limit)" if stats.get("until_time_limit") else ""))
     return found
