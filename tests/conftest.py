@@ -110,3 +110,13 @@ def startup_s() -> float:
         subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
         times.append(time.monotonic() - t0)
     return min(times)
+
+
+def stop_process(proc: subprocess.Popen[str]) -> None:
+    """End a server (or other) process a test started: SIGTERM, then SIGKILL after 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import stop_process
 from test_promises_files import cpwords, one_error
 
 import cpwords as api
@@ -139,12 +140,7 @@ def server() -> Iterator[str]:
                 time.sleep(0.2)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 def post(url: str, body: bytes, media: str) -> tuple[int, dict[str, Any]]:

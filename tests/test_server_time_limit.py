@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import stop_process
 
 pytest.importorskip("fastapi", reason="cpwords serve needs the serve extra (fastapi, uvicorn)")
 
@@ -72,12 +73,7 @@ def serve() -> Iterator[Any]:
         yield start
     finally:
         for proc in started:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_process(proc)
 
 
 def _wait_idle(url: str, proc: subprocess.Popen[str] | None = None, timeout: float = 60.0) -> None:
