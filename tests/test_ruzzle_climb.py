@@ -60,17 +60,24 @@ def test_published_boards_score_as_published(grid: list[str], points: int) -> No
     assert result.objective == points and verify.check(spec, result) == []
 
 
+def _random_scorer(rng: random.Random, shapes: list[tuple[int, int]], count: int) -> tuple[BoardScorer, list[str]]:
+    """A scorer of a random shape, scoring, bonus layout and minimum length over up to ``count``
+    random words of ``abcequ`` (and three ``qu`` words), and its alphabet."""
+    rows, cols = rng.choice(shapes)
+    scoring = rng.choice(["boggle", "ruzzle", "none"])
+    words = _words(rng, "abcequ", count) + ["quad", "equa", "aqua"]
+    layout = {k: v for k, v in rng.choice(LAYOUTS).items() if k[0] <= rows and k[1] <= cols}
+    scorer = BoardScorer(words, scoring=scoring, min_letters=rng.choice([1, 2, 3]), rows=rows, cols=cols,
+                         bonus_cells=layout)
+    return scorer, alphabet_of(words)
+
+
 @pytest.mark.parametrize("hood_class", neighbourhoods)
 @pytest.mark.parametrize("case", range(12))
 def test_neighbourhood_equals_scoring_each_changed_board(hood_class: type, case: int) -> None:
     rng = random.Random(case)
-    rows, cols = rng.choice([(2, 2), (2, 3), (3, 3), (3, 4)])
-    scoring = rng.choice(["boggle", "ruzzle", "none"])
-    words = _words(rng, "abcequ", 300) + ["quad", "equa", "aqua"]
-    layout = {k: v for k, v in rng.choice(LAYOUTS).items() if k[0] <= rows and k[1] <= cols}
-    scorer = BoardScorer(words, scoring=scoring, min_letters=rng.choice([1, 2, 3]), rows=rows, cols=cols,
-                         bonus_cells=layout)
-    alphabet = alphabet_of(words)
+    scorer, alphabet = _random_scorer(rng, [(2, 2), (2, 3), (3, 3), (3, 4)], 300)
+    rows, cols = scorer.rows, scorer.cols
     assert "qu" in alphabet and "q" not in alphabet
     hood = hood_class(scorer, alphabet)
     boards = [tuple(rng.choice(alphabet) for _ in range(rows * cols)) for _ in range(3)]
@@ -94,13 +101,8 @@ def test_compiled_whole_board_walk_equals_the_array_scorer(case: int) -> None:
     random small dictionaries with ``qu``, each scoring, bonus layouts and minimum lengths; the
     same boards scored twice give the same values (its per-board marks need no clearing)."""
     rng = random.Random(500 + case)
-    rows, cols = rng.choice([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
-    scoring = rng.choice(["boggle", "ruzzle", "none"])
-    words = _words(rng, "abcequ", 400) + ["quad", "equa", "aqua"]
-    layout = {k: v for k, v in rng.choice(LAYOUTS).items() if k[0] <= rows and k[1] <= cols}
-    scorer = BoardScorer(words, scoring=scoring, min_letters=rng.choice([1, 2, 3]), rows=rows, cols=cols,
-                         bonus_cells=layout)
-    alphabet = alphabet_of(words)
+    scorer, alphabet = _random_scorer(rng, [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)], 400)
+    rows, cols = scorer.rows, scorer.cols
     hood = CompiledNeighbourhood(scorer, alphabet)
     boards = [tuple(rng.choice(alphabet) for _ in range(rows * cols)) for _ in range(40)]
     expected = scorer.score_many(boards)
