@@ -24,6 +24,7 @@ from cpwords.engines.budget import Budget, Progress, SearchTimeout, no_progress
 from cpwords.engines.shards import SHARD_SECONDS
 from cpwords.engines.workers import worker_count
 from cpwords.errors import InputError
+from cpwords.lexicon.deadline import LoadTimeout, loading_within
 from cpwords.lexicon.sources import dictionary_stat
 from cpwords.puzzles.loading import load_specs, loads_specs, parse_spec
 from cpwords.results import Result, Status
@@ -240,14 +241,16 @@ def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budg
         if progress is not None:
             budget.progress = progress
     try:
-        result = kind.solve(spec, budget)
+        with loading_within(budget):  # a big user word list keeps the limit while it loads
+            result = kind.solve(spec, budget)
     except InputError as exc:
         raise spec.locate(exc) from None
     except SearchTimeout as exc:
-        # A search that let its budget's signal out before it had anything: no answer in time.
+        # A search that let its budget's signal out before it had anything: no answer in time
+        # (or the time ran out while the dictionary was loading: the message names its file).
+        message = exc.message if isinstance(exc, LoadTimeout) else "the time limit was reached before any answer was found"
         result = Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task,
-                        message="the time limit was reached before any answer was found",
-                        stats={"stopped": budget.reason or str(exc)})
+                        message=message, stats={"stopped": budget.reason or str(exc)})
     _finish(result, prepared, round(time.perf_counter() - t0, 6), budget)
     if check and result.solutions:
         _check(kind, spec, result, budget)

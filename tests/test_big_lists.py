@@ -46,7 +46,7 @@ def test_a_big_word_file_is_read_once_then_from_the_cache(tmp_path: Path, monkey
     path = tmp_path / "words.txt"
     path.write_text("# my list\n" + "\n".join(_words(4, 30_000)) + "\nnot a word\n")
     first, notes = sources._file_lexicon(path)
-    assert list((tmp_path / "cache").glob("word-file-*.pickle"))
+    assert list((tmp_path / "cache").glob("word-file-*.words"))
     calls: list[int] = []
     monkeypatch.setattr(sources, "_read_word_file", lambda p: calls.append(1) or ([], []))
     again, notes_again = sources._file_lexicon(path)

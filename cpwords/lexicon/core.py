@@ -5,9 +5,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from functools import cached_property
-from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from cpwords.alphabet import ENGLISH, Alphabet
@@ -20,26 +19,30 @@ if TYPE_CHECKING:
 WORD = re.compile(r"[a-z]+")
 #: Word lists at least this long get their built-in values with numpy.
 _ARRAY_WORDS = 20_000
-#: Every character a plain word list holds besides its letters.
-_NOT_LETTERS = {ord(c): None for c in "abcdefghijklmnopqrstuvwxyz\n \t"}
 
 
-def _plain_words(items: list[Any]) -> list[str] | None:
-    """The words of ``items`` when each is one word of a-z letters (any case, spaces around it)
-    and none is longer than :data:`MAX_WORD_LETTERS`, checked on the joined text at once; None
-    when any is not (then each is looked at in turn, to say which are skipped)."""
+def _plain_words(items: list[Any]) -> np.ndarray | None:
+    """The words of ``items`` as :func:`~cpwords.lexicon.plain.plain_words` gives them when each
+    item is one word of a-z letters (any case, blanks around it) and none is longer than
+    :data:`MAX_WORD_LETTERS`, checked on the joined text at once; None when any is not (then each
+    is looked at in turn, to say which are skipped)."""
     if len(items) < _ARRAY_WORDS or not all(type(x) is str for x in items):
         return None
-    text = "\n".join(items).lower()
-    if text.translate(_NOT_LETTERS):
+    text = "\n".join(items)
+    if not text.isascii() or text.count("\n") != len(items) - 1:  # an item holding a line break
         return None
-    plain = text.split()
-    if len(plain) != len(items) or max(map(len, plain), default=0) > MAX_WORD_LETTERS:
-        return None
-    return plain
+    from cpwords.lexicon import plain
+
+    words = plain.plain_words(text.encode("ascii"), MAX_WORD_LETTERS)
+    return words if words is not None and len(words) == len(items) else None  # a blank item: say so
+
 
 #: Longest word kept from a user list (the longest English dictionary words have 45 letters).
 MAX_WORD_LETTERS = 64
+
+
+def _no_check() -> None:
+    return None
 
 
 def _shown(entry: str) -> str:
@@ -87,9 +90,9 @@ class Lexicon:
         self._words = words
         self._levels = levels
         self._zipf_c = zipf_c
-        # Membership needs only a set; the word -> position dict (slower: one int per word)
-        # is built on the first level/zipf/rareness lookup.
-        self._set = frozenset(words)
+        # Membership needs only a set, built on the first lookup (a kind that never asks, such as
+        # the ladder, does not pay for two million hashes); the word -> position dict (slower:
+        # one int per word) is built on the first level/zipf/rareness lookup.
         self.name = name
         self.label = label or name
         self.warnings: tuple[str, ...] = tuple(warnings)
@@ -127,14 +130,24 @@ class Lexicon:
         >>> Lexicon.from_words(["Niño", "año", "x1"], alphabet=SPANISH).words
         ['año', 'niño']
         """
+        return cls._from_items(words, name, label=label, alphabet=alphabet)
+
+    @classmethod
+    def _from_items(cls, words: Iterable[str], name: str, *, label: str | None = None,
+                    alphabet: Alphabet = ENGLISH, check: Callable[[], None] | None = None) -> Lexicon:
+        """:meth:`from_words`, calling ``check`` now and then (it raises when a solve's time is up)."""
         items = words if isinstance(words, list) else list(words)
         plain = _plain_words(items) if alphabet is ENGLISH else None
         if plain is not None:  # a big list of plain words (a user's file): no per-word Python work
-            return cls._with_builtin_values(list(dict.fromkeys(plain)), name=name, label=label)
+            from cpwords.lexicon.plain import valued
+
+            return cls(*valued(plain, check or _no_check), name=name, label=label)
         seen: dict[str, None] = {}
         skipped = long = 0
         examples: list[str] = []
-        for raw in items:
+        for count, raw in enumerate(items):
+            if check is not None and not count & 0xFFFF:
+                check()
             word = alphabet.fold(str(raw))
             if len(word) > MAX_WORD_LETTERS:
                 long += 1  # a megabyte "word" would make every index quadratic in its length
@@ -161,7 +174,19 @@ class Lexicon:
         if alphabet is not ENGLISH:
             return cls._with_language_values(words, name=name, label=label, alphabet=alphabet)
         if len(words) >= _ARRAY_WORDS:
-            return cls._with_builtin_values_arrays(words, name=name, label=label)
+            import numpy as np
+
+            from cpwords.lexicon.plain import valued
+
+            encoded = "\n".join(words).encode("ascii").split()  # distinct a-z words (from_words, enable2k)
+            rows = np.array(encoded, dtype=f"S{max(map(len, encoded)) + 1}")
+            return cls(*valued(rows), name=name, label=label)
+        return cls._with_builtin_values_rows(words, name=name, label=label)
+
+    @classmethod
+    def _with_builtin_values_rows(cls, words: list[str], *, name: str, label: str | None = None) -> Lexicon:
+        """:meth:`_with_builtin_values` of English words, one word at a time (the reference the
+        numpy path of :mod:`cpwords.lexicon.plain` is tested against)."""
         data = builtin.builtin_data()
         index = builtin.word_index()
         american, british = data.codes["american"], data.codes["british"]
@@ -178,31 +203,6 @@ class Lexicon:
                 rows.append((w, UNKNOWN_LEVEL, extra.get(w, 0)))
         rows.sort(key=lambda r: (-r[2], r[1], r[0]))
         return cls([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], name=name, label=label)
-
-    @classmethod
-    def _with_builtin_values_arrays(cls, words: list[str], *, name: str, label: str | None = None) -> Lexicon:
-        """:meth:`_with_builtin_values` with numpy: the same lexicon, several times faster."""
-        import numpy as np
-
-        data = builtin.builtin_data()
-        index = builtin.word_index()
-        ordered = sorted(words)  # alphabetical first: the stable sort below keeps it among ties
-        pos = np.fromiter(map(index.get, ordered, repeat(-1)), dtype=np.int64, count=len(ordered))
-        known = pos >= 0
-        codes = np.minimum(np.frombuffer(data.codes["american"], dtype=np.uint8),
-                           np.frombuffer(data.codes["british"], dtype=np.uint8))
-        level_of = np.array(builtin.LEVELS, dtype=np.int64)
-        levels = np.full(len(ordered), UNKNOWN_LEVEL, dtype=np.int64)
-        levels[known] = level_of[codes[pos[known]].astype(np.int64) - 48]
-        zipf = np.zeros(len(ordered), dtype=np.int64)
-        zipf[known] = np.asarray(data.zipf_c, dtype=np.int64)[pos[known]]
-        unknown = np.flatnonzero(~known)
-        if unknown.size:
-            extra = builtin.extra_zipf()
-            zipf[unknown] = np.fromiter(map(extra.get, (ordered[i] for i in unknown.tolist()), repeat(0)),
-                                        dtype=np.int64, count=unknown.size)
-        order = np.lexsort((levels, -zipf)).tolist()  # stable: by zipf (high first), then level
-        return cls([ordered[i] for i in order], levels[order].tolist(), zipf[order].tolist(), name=name, label=label)
 
     @classmethod
     def _with_language_values(cls, words: list[str], *, name: str, label: str | None,
@@ -259,6 +259,10 @@ class Lexicon:
 
     def __contains__(self, word: object) -> bool:
         return word in self._set
+
+    @cached_property
+    def _set(self) -> frozenset[str]:
+        return frozenset(self._words)
 
     @cached_property
     def _pos(self) -> dict[str, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 import warnings
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,8 @@ from typing import Any
 from cpwords.alphabet import ALPHABETS, ENGLISH, Alphabet, alphabet_of, language_name
 from cpwords.errors import InputError
 from cpwords.files import read_text
-from cpwords.lexicon import builtin
-from cpwords.lexicon.core import Lexicon
+from cpwords.lexicon import builtin, core, plain
+from cpwords.lexicon.core import MAX_WORD_LETTERS, Lexicon
 from cpwords.lexicon.exclude import GENERATING_EXCLUDE, excluded_words, is_generating
 from cpwords.specs import DictionaryRef
 
@@ -118,36 +119,56 @@ def _read_word_file(path: Path) -> tuple[list[str], list[str]]:
     return lines, notes
 
 
-#: Word-list files at least this big are kept, read and valued, in the disk cache: the next
-#: process loads two million words in a second instead of ten.
+#: Word-list files at least this big are kept, read and valued, in the disk cache
+#: (:mod:`cpwords.lexicon.wordfile`): the next process loads two million words in a fraction of a second.
 CACHED_FILE_BYTES = 1 << 20
-_FILE_CACHE_VERSION = 1
+_FILE_CACHE_VERSION = 2
+
+
+def _read_file_lexicon(path: Path, alphabet: Alphabet, check: Callable[[], None]) -> tuple[Lexicon, list[str]]:
+    """A word-list file read and valued: a plain English list (one a-z word a line) with numpy
+    (:mod:`cpwords.lexicon.plain`), any other line by line (to say what is skipped and why)."""
+    if alphabet is ENGLISH:
+        notes: list[str] = []
+        text = read_text(path, what="word list", field="dictionary.path", max_bytes=MAX_USER_FILE_BYTES,
+                         latin1=True, notes=notes)
+        check()
+        big = text.count("\n") >= core._ARRAY_WORDS  # a short list is quicker word by word (no numpy)
+        if big and text.isascii() and (words := plain.plain_words(text.encode("ascii"), MAX_WORD_LETTERS)) is not None:
+            del text
+            check()
+            return Lexicon(*plain.valued(words, check), name=str(path)), notes
+    lines, notes = _read_word_file(path)
+    check()
+    lex = Lexicon._from_items(lines, str(path), alphabet=alphabet, check=check)
+    check()
+    return lex, notes
 
 
 def _file_lexicon(path: Path, alphabet: Alphabet = ENGLISH) -> tuple[Lexicon, list[str]]:
     """The lexicon of a user's word-list file (words of ``alphabet``) and the notes on reading
     it; a big file's from the disk cache when the same file (path, size, modification time) was
-    read before with the same alphabet."""
-    from cpwords.lexicon import cache
+    read before with the same alphabet. Within a solve, the solve's deadline is checked between
+    the steps (:mod:`cpwords.lexicon.deadline`)."""
+    from cpwords.lexicon import cache, wordfile
+    from cpwords.lexicon.deadline import checker
     from cpwords.lexicon.rareness import FORMULA_VERSION
 
+    check = checker(f"the word list {path}")
     try:
         stat = path.stat()
     except OSError:
         stat = None  # read_text names the problem
     if stat is None or not path.is_file() or stat.st_size < CACHED_FILE_BYTES:
-        lines, notes = _read_word_file(path)
-        return Lexicon.from_words(lines, name=str(path), alphabet=alphabet), notes
+        return _read_file_lexicon(path, alphabet, check)
     stamp = f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{FORMULA_VERSION}|{alphabet.code}"
-    key = ("word-file", _FILE_CACHE_VERSION, stamp)
-    entry = cache.cache_dir() / f"word-file-v{_FILE_CACHE_VERSION}-{hashlib.sha256(stamp.encode()).hexdigest()[:20]}.pickle"
-    ok, value = cache._read(entry, key)
-    if ok:
-        stored: tuple[list[str], list[int], list[int], list[str], tuple[str, ...]] = value  # type: ignore[assignment]
+    key = f"word-file|{_FILE_CACHE_VERSION}|{stamp}"
+    entry = cache.cache_dir() / f"word-file-v{_FILE_CACHE_VERSION}-{hashlib.sha256(stamp.encode()).hexdigest()[:20]}.words"
+    stored = wordfile.read_entry(entry, key)
+    if stored is not None:
         return Lexicon(*stored[:3], name=str(path), warnings=stored[4], alphabet=alphabet), stored[3]
-    lines, notes = _read_word_file(path)
-    lex = Lexicon.from_words(lines, name=str(path), alphabet=alphabet)
-    cache._write(entry, key, (lex._words, lex._levels, lex._zipf_c, notes, lex.warnings))
+    lex, notes = _read_file_lexicon(path, alphabet, check)
+    wordfile.write_entry(entry, key, (lex._words, lex._levels, lex._zipf_c, notes, lex.warnings))
     return lex, notes
 
 

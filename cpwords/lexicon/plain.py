@@ -1,0 +1,180 @@
+"""Big plain word lists (a user's file of millions of words, one a-z word a line) read and valued
+with numpy: no Python step per word until the final list of strings.
+
+A list of two million words took ten seconds the old way (a Python loop over its lines, a
+dictionary lookup per word for its built-in values, a sort of the strings); here the lines become
+one numpy array of fixed-width bytes, each word a row, and every word of up to 12 letters one
+``uint64`` key (5 bits a letter, so that the keys sort as the words do). One sort of the user's
+keys together with the keys of the built-in words finds the duplicates and each word's built-in
+level and zipf at once; a second, of one ``int64`` per word, gives the frequency order. What comes
+out is what :meth:`Lexicon._with_builtin_values <cpwords.lexicon.core.Lexicon>` gives the same
+words: the same order, the same values.
+
+>>> words, levels, zipf_c = valued(plain_words(b"Cat\\nzzxq\\ndog\\ncat\\n"))
+>>> words, levels, zipf_c
+(['dog', 'cat', 'zzxq'], [10, 10, 100], [510, 478, 0])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING
+
+from cpwords.lexicon import builtin
+from cpwords.lexicon.rareness import UNKNOWN_LEVEL
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: Letters a ``uint64`` key holds (5 bits each; two bits are left for the sort's tag).
+KEY_LETTERS = 12
+#: What a plain list may hold besides lowercase letters (after lowering): blanks around its words.
+_BLANKS = b" \t\r\n"
+_LETTERS = bytes(range(ord("a"), ord("z") + 1))
+#: A blank between two letters of one line: the line is not one word.
+_INNER_BLANK = re.compile(rb"[a-z][ \t\r]+[a-z]")
+
+Check = Callable[[], None]
+
+
+def _no_check() -> None:
+    return None
+
+
+def plain_words(data: bytes, max_letters: int = 64) -> np.ndarray | None:
+    """The words of a word-list file as one numpy array of lowercase ``bytes`` (dtype ``S{n}``,
+    one more byte than the longest word, so every row ends in a NUL), when every non-blank line
+    of ``data`` is one word of ASCII letters (any case, blanks around it) of at most
+    ``max_letters``; None when any line is not (a comment, an accent, two words, a digit, a
+    longer word: the caller then reads the file line by line, to say what it skipped).
+
+    >>> plain_words(b"  Cat\\r\\n\\ndog \\n")
+    array([b'cat', b'dog'], dtype='|S4')
+    >>> plain_words(b"cat\\nhot dog\\n") is None, plain_words(b"caf\\xc3\\xa9\\n") is None
+    (True, True)
+    """
+    import numpy as np
+
+    low = data.lower()
+    if low.translate(None, _LETTERS + _BLANKS):
+        return None
+    if (b" " in low or b"\t" in low or b"\r" in low) and _INNER_BLANK.search(low):
+        return None
+    lines = low.split()
+    if not lines:
+        return None
+    width = max(map(len, lines))
+    if width > max_letters:
+        return None
+    return np.array(lines, dtype=f"S{width + 1}")
+
+
+def keys(rows: np.ndarray, chunks: int) -> np.ndarray:
+    """``chunks`` ``uint64`` keys per word of ``rows`` (a ``uint8`` matrix, one NUL-padded word a
+    row): key ``c`` holds letters ``12c`` … ``12c + 11``, 5 bits each (``a`` = 1, none = 0), the
+    first letter highest, so that comparing the keys in turn compares the words as strings do
+    (``ab`` < ``aba`` < ``b``).
+
+    >>> import numpy as np
+    >>> rows = np.array([b"ab", b"aba", b"b"], dtype="S4").view(np.uint8).reshape(3, 4)
+    >>> [int(k) >> 45 for k in keys(rows, 1)[0]]  # the first three letters: 5 bits each
+    [1088, 1089, 2048]
+    """
+    import numpy as np
+
+    out = np.zeros((chunks, rows.shape[0]), dtype=np.uint64)
+    for c in range(chunks):
+        # One letter position a row of a contiguous copy: each step reads memory in order.
+        letters = np.ascontiguousarray(rows[:, c * KEY_LETTERS : (c + 1) * KEY_LETTERS].T)
+        np.maximum(letters, ord("a") - 1, out=letters)
+        letters -= ord("a") - 1  # NUL -> 0, a -> 1 ... z -> 26
+        for j, column in enumerate(letters):
+            out[c] |= column.astype(np.uint64) << np.uint64(5 * (KEY_LETTERS - 1 - j))
+    return out
+
+
+@cache
+def _builtin_words() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every built-in word, then every word of the extra zipf list: their rows (a NUL-padded
+    ``uint8`` matrix), lengths, tags (0 built-in, 1 extra: a built-in word's values win), SCOWL
+    levels and centi-zipf."""
+    import numpy as np
+
+    data = builtin.builtin_data()
+    extra = builtin.extra_zipf()
+    words = np.array("\n".join([*data.words, *extra]).encode("ascii").split())
+    rows = words.view(np.uint8).reshape(len(words), words.dtype.itemsize)
+    codes = np.minimum(np.frombuffer(data.codes["american"], dtype=np.uint8),
+                       np.frombuffer(data.codes["british"], dtype=np.uint8))
+    level_of = np.full(256, UNKNOWN_LEVEL, dtype=np.int64)
+    level_of[48 : 48 + len(builtin.LEVELS)] = builtin.LEVELS
+    levels = np.concatenate([level_of[codes], np.full(len(extra), UNKNOWN_LEVEL, dtype=np.int64)])
+    zipf = np.concatenate([np.asarray(data.zipf_c, dtype=np.int64),
+                           np.fromiter(extra.values(), dtype=np.int64, count=len(extra))])
+    tags = np.concatenate([np.zeros(len(data.words), dtype=np.uint64), np.ones(len(extra), dtype=np.uint64)])
+    return rows, np.char.str_len(words), tags, levels, zipf
+
+
+@cache
+def _builtin_table(chunks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The keys (``chunks`` of them), tags, levels and centi-zipf of the built-in and extra words
+    of at most ``chunks * 12`` letters: the only ones that can be words of a list that long."""
+    import numpy as np
+
+    rows, lengths, tags, levels, zipf = _builtin_words()
+    fits = np.flatnonzero(lengths <= chunks * KEY_LETTERS)
+    return keys(np.take(rows, fits, axis=0), chunks), tags[fits], levels[fits], zipf[fits]
+
+
+def valued(words: np.ndarray, check: Check = _no_check) -> tuple[list[str], list[int], list[int]]:
+    """The distinct words of ``words`` (what :func:`plain_words` gives) with the built-in SCOWL level
+    and centi-zipf of each (``UNKNOWN_LEVEL`` and the extra list's zipf, else 0, for words SCOWL
+    lacks), most frequent first, then by level, then alphabetically; ``check`` is called between
+    the steps (it raises when the time is up)."""
+    import numpy as np
+
+    n, width = len(words), words.dtype.itemsize
+    rows = words.view(np.uint8).reshape(n, width)
+    chunks = max(1, -(-(width - 1) // KEY_LETTERS))
+    user = keys(rows, chunks)
+    check()
+    t_keys, t_tags, t_levels, t_zipf = _builtin_table(chunks)
+    t_n = len(t_tags)
+    # One sort of the table's words (tags 0, 1) and the list's (tag 2): equal words end up side by
+    # side, the table's first; a run of equal keys is one word.
+    tags = np.concatenate([t_tags, np.full(n, 2, dtype=np.uint64)])
+    merged = np.concatenate([t_keys, user], axis=1)
+    del user
+    if chunks == 1:  # 60 bits of letters, 2 of tag: one argsort of one integer
+        order = np.argsort((merged[0] << np.uint64(2)) | tags)
+    else:
+        order = np.lexsort((tags, *merged[::-1]))
+    merged = np.take(merged, order, axis=1)
+    tags = np.take(tags, order)
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (merged[:, 1:] != merged[:, :-1]).any(axis=0)
+    del merged
+    check()
+    starts = np.flatnonzero(first)
+    ends = np.append(starts[1:], len(order)) - 1
+    with_user = tags[ends] == 2  # the list's words, alphabetically
+    starts, ends = starts[with_user], ends[with_user]
+    known = tags[starts] < 2
+    table_row = order[starts[known]]
+    levels = np.full(len(starts), UNKNOWN_LEVEL, dtype=np.int64)
+    zipf = np.zeros(len(starts), dtype=np.int64)
+    levels[known] = t_levels[table_row]
+    zipf[known] = t_zipf[table_row]
+    user_row = np.take(order, ends) - t_n
+    del order, tags, first
+    m = len(user_row)
+    # Most frequent first, then by level, then alphabetically: one int64 key (level < 128).
+    rank = ((int(zipf.max()) - zipf) * 128 + levels) * m + np.arange(m, dtype=np.int64)
+    final = np.argsort(rank)
+    check()
+    out = np.take(rows, np.take(user_row, final), axis=0)
+    out[:, -1] = ord("\n")  # always a NUL (rows are a byte longer than the longest word)
+    text = out.tobytes().translate(None, b"\0").decode("ascii")
+    return text.split("\n")[:-1], levels[final].tolist(), zipf[final].tolist()
