@@ -86,8 +86,9 @@ def keys(rows: np.ndarray, chunks: int) -> np.ndarray:
 
     out = np.zeros((chunks, rows.shape[0]), dtype=np.uint64)
     for c in range(chunks):
-        # One letter position a row of a contiguous copy: each step reads memory in order.
-        letters = np.ascontiguousarray(rows[:, c * KEY_LETTERS : (c + 1) * KEY_LETTERS].T)
+        # One letter position a row of a contiguous copy (always a copy: it is changed below),
+        # so that each step reads memory in order.
+        letters = rows[:, c * KEY_LETTERS : (c + 1) * KEY_LETTERS].T.copy()
         np.maximum(letters, ord("a") - 1, out=letters)
         letters -= ord("a") - 1  # NUL -> 0, a -> 1 ... z -> 26
         for j, column in enumerate(letters):

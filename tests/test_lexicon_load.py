@@ -1,0 +1,198 @@
+"""A big user word list loads with numpy (cpwords.lexicon.plain), gives exactly the lexicon the
+word-by-word path gives, is cached as one flat file, and keeps the solve's time limit."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cpwords
+from cpwords.alphabet import ENGLISH
+from cpwords.engines.budget import Budget
+from cpwords.lexicon import LexiconWarning, builtin, load_lexicon, plain, sources, wordfile
+from cpwords.lexicon.core import Lexicon
+from cpwords.lexicon.deadline import LoadTimeout, loading_within
+from cpwords.results import Status
+from cpwords.specs import DictionaryRef
+
+LETTERS = "etaoinshrdlcumwfgypbvkjxqz"
+
+
+def _reference(lines: list[str]) -> Lexicon:
+    """The lexicon of ``lines`` one word at a time: each line stripped and lowercased, once."""
+    words = list(dict.fromkeys(line.strip().lower() for line in lines if line.strip()))
+    return Lexicon._with_builtin_values_rows(words, name="ref")
+
+
+def _same(a: Lexicon, b: Lexicon) -> None:
+    assert list(a) == list(b)
+    assert a._levels == b._levels and a._zipf_c == b._zipf_c
+    assert a.content_hash == b.content_hash
+
+
+def _random_words(rng: random.Random, n: int, longest: int = 12, avoid: frozenset[str] = frozenset()) -> list[str]:
+    out: set[str] = set()
+    while len(out) < n:
+        word = "".join(rng.choice(LETTERS[: rng.randint(6, 26)]) for _ in range(rng.randint(3, longest)))
+        if word not in avoid:
+            out.add(word)
+    return sorted(out)
+
+
+def _write_list(path: Path, n: int, seed: int) -> list[str]:
+    """``n`` words: every word of scowl-35 (so that puzzles have answers) and made-up ones."""
+    rng = random.Random(seed)
+    known = list(load_lexicon("scowl-35"))
+    words = known + _random_words(rng, n - len(known), avoid=frozenset(known))
+    rng.shuffle(words)
+    path.write_text("\n".join(words) + "\n", encoding="ascii")
+    return words
+
+
+# ------------------------------------------------------------------ the same lexicon as before
+
+def test_the_shipped_lists_value_as_word_by_word() -> None:
+    """enable2k (172,000 words, valued with numpy when loaded) and scowl-95's words as a user list."""
+    enable = builtin.word_list("enable2k.txt.gz")
+    _same(Lexicon._with_builtin_values(enable, name="ref"), Lexicon._with_builtin_values_rows(enable, name="ref"))
+    scowl = list(load_lexicon("scowl-95"))
+    random.Random(1).shuffle(scowl)
+    rows = plain.plain_words("\n".join(scowl).encode("ascii"))
+    assert rows is not None
+    _same(Lexicon(*plain.valued(rows), name="ref"), _reference(scowl))
+    assert list(load_lexicon("scowl-95")) == list(Lexicon(*plain.valued(rows), name="ref"))
+
+
+_line = st.one_of(
+    st.sampled_from(["cat", "dog", "the", "silver", "zymurgy", "antidisestablishmentarianism",
+                     "pneumonoultramicroscopicsilicovolcanoconiosis", "a", "i", "qu"]),
+    st.text(alphabet="abcxyzq", min_size=1, max_size=30),
+    st.text(alphabet="etaoinsETAOINS", min_size=1, max_size=14),
+).flatmap(lambda w: st.sampled_from([w, w.upper(), f"  {w}\t", f"{w}\r"]))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(_line, st.just("")), min_size=1, max_size=60))
+def test_random_plain_files_value_as_word_by_word(lines: list[str]) -> None:
+    data = "\n".join(lines).encode("ascii")
+    rows = plain.plain_words(data)
+    if not any(line.strip() for line in lines):
+        assert rows is None
+        return
+    assert rows is not None
+    _same(Lexicon(*plain.valued(rows), name="ref"), _reference(lines))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_line, min_size=1, max_size=40), st.sampled_from(["# a comment", "two words", "café", "x1",
+                                                                   "a" * 65, "tab\tinside"]))
+def test_a_file_with_any_other_line_reads_as_before(lines: list[str], odd: str) -> None:
+    """A line that is not one plain word sends the whole file the careful way: the same lexicon
+    and the same warning as the word-by-word reading gives."""
+    assert plain.plain_words("\n".join([*lines, odd]).encode("utf-8")) is None
+    with mock.patch("cpwords.lexicon.core._ARRAY_WORDS", 1):  # numpy for any size where it applies
+        items = [*lines, odd]
+        fast = Lexicon.from_words(items)
+    slow = Lexicon.from_words(items)
+    _same(fast, slow)
+    assert fast.warnings == slow.warnings
+
+
+def test_the_file_path_and_the_list_path_agree(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    words = _write_list(path, 60_000, seed=3)
+    lex, notes = sources._read_file_lexicon(path, ENGLISH, lambda: None)
+    assert notes == [] and lex.warnings == ()
+    _same(lex, _reference(words))
+    _same(lex, Lexicon.from_words(words))
+
+
+def test_a_non_english_list_takes_the_careful_path(tmp_path: Path) -> None:
+    path = tmp_path / "parole.txt"
+    path.write_text("Città\nperché\ncasa\n" + "\n".join(f"parola{c}" for c in "abc") + "\nx1\n", encoding="utf-8")
+    with pytest.warns(LexiconWarning, match="1 entry"):
+        lex = load_lexicon(DictionaryRef(path=path, language="italian"))
+    assert {"citta", "perche", "casa"} <= set(lex) and lex.language == "italian"
+    assert any("1 entry" in w for w in lex.warnings)
+
+
+# ------------------------------------------------------------------ the flat cache
+
+def test_a_damaged_or_foreign_cache_entry_is_read_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(sources, "CACHED_FILE_BYTES", 0)
+    path = tmp_path / "mine" / "words.txt"
+    path.parent.mkdir()
+    _write_list(path, 25_000, seed=5)
+    first, _ = sources._file_lexicon(path)
+    assert sorted(p.name for p in path.parent.iterdir()) == ["words.txt"]  # nothing written beside it
+    (entry,) = (tmp_path / "cache").glob("word-file-*.words")
+    blob = entry.read_bytes()
+    assert wordfile.read_entry(entry, "another key") is None
+    entry.write_bytes(blob[: len(blob) // 2])  # a truncated entry (checksum fails)
+    assert wordfile.read_entry(entry, "") is None
+    again, _ = sources._file_lexicon(path)
+    _same(first, again)
+    assert entry.read_bytes() == blob  # rewritten whole
+
+
+# ------------------------------------------------------------------ the deadline
+
+def test_the_load_ends_at_the_deadline_with_the_file_named(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    _write_list(path, 40_000, seed=7)
+    with loading_within(Budget(0)), pytest.raises(LoadTimeout) as caught:
+        load_lexicon(DictionaryRef(path=path))
+    assert str(path) in caught.value.message and "time limit ran out while loading" in caught.value.message
+    result = cpwords.solve({"kind": "spelling_bee", "letters": "cejoprt", "center": "c",
+                            "dictionary": {"path": str(path)}, "time_limit": 1e-9})
+    assert result.status == Status.UNKNOWN and str(path) in result.message and not result.solutions
+    assert len(load_lexicon(DictionaryRef(path=path))) == 40_000  # outside a solve: no deadline
+
+
+def _cli(*argv: str, cache: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CPWORDS_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-m", "cpwords", *argv], text=True, capture_output=True, env=env,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def big_list(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("big") / "big300k.txt"
+    _write_list(path, 300_000, seed=11)
+    return path
+
+
+def test_a_big_list_loads_and_the_command_answers_cold_and_warm(big_list: Path, tmp_path: Path) -> None:
+    argv = ("spelling-bee", "cejoprt", "--center", "c", "--dict", str(big_list), "--json", "--time-limit", "60")
+    cold = _cli(*argv, cache=tmp_path)
+    assert cold.returncode == 0, cold.stderr
+    assert list(tmp_path.glob("word-file-*.words"))  # kept for the next run
+    warm = _cli(*argv, cache=tmp_path)
+    assert warm.returncode == 0, warm.stderr
+    first, second = json.loads(cold.stdout), json.loads(warm.stdout)
+    assert first["solutions"] == second["solutions"] and first["status"] == "optimal"
+    words = set(first["solutions"][0]["words"])
+    lexicon = load_lexicon(DictionaryRef(path=big_list))
+    hive = set("cejoprt")
+    expected = {w for w in lexicon if len(w) >= 4 and "c" in w and set(w) <= hive}
+    assert words == expected and {"corrector", "project"} <= words and len(words) > 21  # made-up words too
+
+
+def test_a_tiny_limit_on_a_big_list_ends_honestly(big_list: Path, tmp_path: Path) -> None:
+    out = _cli("ladder", "cat", "dog", "--dict", str(big_list), "--time-limit", "0.001", cache=tmp_path)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert f"the time limit ran out while loading the word list {big_list}" in out.stdout
+    js = _cli("ladder", "cat", "dog", "--dict", str(big_list), "--time-limit", "0.001", "--json", cache=tmp_path)
+    result = json.loads(js.stdout)
+    assert js.returncode == 1 and result["status"] == "unknown" and result["stats"]["stopped"] == "time_limit"
+    assert str(big_list) in result["message"]
