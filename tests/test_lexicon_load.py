@@ -110,7 +110,8 @@ def test_a_file_with_any_other_line_reads_as_before(lines: list[str], odd: str) 
 def test_the_file_path_and_the_list_path_agree(tmp_path: Path) -> None:
     path = tmp_path / "big.txt"
     words = _write_list(path, 60_000, seed=3)
-    lex, notes = sources._read_file_lexicon(path, ENGLISH, lambda: None)
+    lex, notes, packed = sources._read_file_lexicon(path, ENGLISH, lambda: None)
+    assert packed is not None and packed.unpacked() == (lex._words, lex._levels, lex._zipf_c)
     assert notes == [] and lex.warnings == ()
     _same(lex, _reference(words))
     _same(lex, Lexicon.from_words(words))

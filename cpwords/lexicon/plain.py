@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from cpwords.lexicon import builtin
 from cpwords.lexicon.rareness import UNKNOWN_LEVEL
+from cpwords.lexicon.wordfile import Packed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -134,6 +135,12 @@ def valued(words: np.ndarray, check: Check = _no_check) -> tuple[list[str], list
     and centi-zipf of each (``UNKNOWN_LEVEL`` and the extra list's zipf, else 0, for words SCOWL
     lacks), most frequent first, then by level, then alphabetically; ``check`` is called between
     the steps (it raises when the time is up)."""
+    return valued_packed(words, check).unpacked()
+
+
+def valued_packed(words: np.ndarray, check: Check = _no_check) -> Packed:
+    """:func:`valued` as the bytes the disk cache stores (:class:`~cpwords.lexicon.wordfile.Packed`):
+    stored as they are, without turning two million strings and integers back into bytes."""
     import numpy as np
 
     n, width = len(words), words.dtype.itemsize
@@ -177,5 +184,5 @@ def valued(words: np.ndarray, check: Check = _no_check) -> tuple[list[str], list
     check()
     out = np.take(rows, np.take(user_row, final), axis=0)
     out[:, -1] = ord("\n")  # always a NUL (rows are a byte longer than the longest word)
-    text = out.tobytes().translate(None, b"\0").decode("ascii")
-    return text.split("\n")[:-1], levels[final].tolist(), zipf[final].tolist()
+    text = out.tobytes().translate(None, b"\0")[:-1]
+    return Packed(m, text, levels[final].astype(np.uint8).tobytes(), zipf[final].astype("<i4").tobytes())

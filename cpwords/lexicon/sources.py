@@ -14,7 +14,7 @@ from typing import Any
 from cpwords.alphabet import ALPHABETS, ENGLISH, Alphabet, alphabet_of, language_name
 from cpwords.errors import InputError
 from cpwords.files import read_text
-from cpwords.lexicon import builtin, core, plain
+from cpwords.lexicon import builtin, core, plain, wordfile
 from cpwords.lexicon.core import MAX_WORD_LETTERS, Lexicon
 from cpwords.lexicon.exclude import GENERATING_EXCLUDE, excluded_words, is_generating
 from cpwords.specs import DictionaryRef
@@ -125,8 +125,10 @@ CACHED_FILE_BYTES = 1 << 20
 _FILE_CACHE_VERSION = 2
 
 
-def _read_file_lexicon(path: Path, alphabet: Alphabet, check: Callable[[], None]) -> tuple[Lexicon, list[str]]:
-    """A word-list file read and valued: a plain English list (one a-z word a line) with numpy
+def _read_file_lexicon(path: Path, alphabet: Alphabet,
+                       check: Callable[[], None]) -> tuple[Lexicon, list[str], wordfile.Packed | None]:
+    """A word-list file read and valued, the notes on reading it, and the lexicon packed for the
+    disk cache: a big plain English list (one a-z word a line) with numpy
     (:mod:`cpwords.lexicon.plain`), any other line by line (to say what is skipped and why)."""
     if alphabet is ENGLISH:
         notes: list[str] = []
@@ -137,12 +139,13 @@ def _read_file_lexicon(path: Path, alphabet: Alphabet, check: Callable[[], None]
         if big and text.isascii() and (words := plain.plain_words(text.encode("ascii"), MAX_WORD_LETTERS)) is not None:
             del text
             check()
-            return Lexicon(*plain.valued(words, check), name=str(path)), notes
+            packed = plain.valued_packed(words, check)
+            return Lexicon(*packed.unpacked(), name=str(path)), notes, packed
     lines, notes = _read_word_file(path)
     check()
     lex = Lexicon._from_items(lines, str(path), alphabet=alphabet, check=check)
     check()
-    return lex, notes
+    return lex, notes, None
 
 
 def _file_lexicon(path: Path, alphabet: Alphabet = ENGLISH) -> tuple[Lexicon, list[str]]:
@@ -150,7 +153,7 @@ def _file_lexicon(path: Path, alphabet: Alphabet = ENGLISH) -> tuple[Lexicon, li
     it; a big file's from the disk cache when the same file (path, size, modification time) was
     read before with the same alphabet. Within a solve, the solve's deadline is checked between
     the steps (:mod:`cpwords.lexicon.deadline`)."""
-    from cpwords.lexicon import cache, wordfile
+    from cpwords.lexicon import cache
     from cpwords.lexicon.deadline import checker
     from cpwords.lexicon.rareness import FORMULA_VERSION
 
@@ -160,15 +163,16 @@ def _file_lexicon(path: Path, alphabet: Alphabet = ENGLISH) -> tuple[Lexicon, li
     except OSError:
         stat = None  # read_text names the problem
     if stat is None or not path.is_file() or stat.st_size < CACHED_FILE_BYTES:
-        return _read_file_lexicon(path, alphabet, check)
+        return _read_file_lexicon(path, alphabet, check)[:2]
     stamp = f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{FORMULA_VERSION}|{alphabet.code}"
     key = f"word-file|{_FILE_CACHE_VERSION}|{stamp}"
     entry = cache.cache_dir() / f"word-file-v{_FILE_CACHE_VERSION}-{hashlib.sha256(stamp.encode()).hexdigest()[:20]}.words"
     stored = wordfile.read_entry(entry, key)
     if stored is not None:
-        return Lexicon(*stored[:3], name=str(path), warnings=stored[4], alphabet=alphabet), stored[3]
-    lex, notes = _read_file_lexicon(path, alphabet, check)
-    wordfile.write_entry(entry, key, (lex._words, lex._levels, lex._zipf_c, notes, lex.warnings))
+        return Lexicon(*stored[0].unpacked(), name=str(path), warnings=stored[2], alphabet=alphabet), stored[1]
+    lex, notes, packed = _read_file_lexicon(path, alphabet, check)
+    if (packed := packed or wordfile.Packed.of(lex._words, lex._levels, lex._zipf_c)) is not None:
+        wordfile.write_entry(entry, key, packed, notes, lex.warnings)
     return lex, notes
 
 

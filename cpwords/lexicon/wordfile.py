@@ -14,9 +14,10 @@ the cache folder only, never beside the user's file.
 >>> import tempfile
 >>> from pathlib import Path
 >>> entry = Path(tempfile.mkdtemp()) / "demo.words"
->>> write_entry(entry, "key", (["cat", "zzxq"], [10, 100], [503, 0], ["a note"], ()))
->>> read_entry(entry, "key")
-(['cat', 'zzxq'], [10, 100], [503, 0], ['a note'], ())
+>>> write_entry(entry, "key", Packed.of(["cat", "zzxq"], [10, 100], [503, 0]), ["a note"], ())
+>>> packed, notes, warnings = read_entry(entry, "key")
+>>> packed.unpacked(), notes, warnings
+((['cat', 'zzxq'], [10, 100], [503, 0]), ['a note'], ())
 >>> read_entry(entry, "another key") is None
 True
 """
@@ -27,13 +28,37 @@ import hashlib
 import json
 import sys
 from array import array
+from dataclasses import dataclass
 from pathlib import Path
 
 from cpwords.lexicon import cache
 
 MAGIC = b"cpwords-word-file 2\n"
-#: What an entry holds: words, levels, centi-zipf, notes of reading the file, the lexicon's warnings.
-Entry = tuple[list[str], list[int], list[int], list[str], tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Packed:
+    """A valued word list as bytes: what an entry stores, and what the numpy loader makes."""
+
+    count: int
+    text: bytes
+    """The words joined by newlines (UTF-8)."""
+    levels: bytes
+    """One byte per word: its SCOWL level."""
+    zipf_c: bytes
+    """Four bytes per word (little-endian ``int32``): its centi-zipf."""
+
+    @classmethod
+    def of(cls, words: list[str], levels: list[int], zipf_c: list[int]) -> Packed | None:
+        """The lists packed; None when a level does not fit in a byte (then nothing is stored)."""
+        if levels and not (0 <= min(levels) and max(levels) < 256):
+            return None
+        return cls(len(words), "\n".join(words).encode("utf-8"), bytes(levels), _int32(zipf_c))
+
+    def unpacked(self) -> tuple[list[str], list[int], list[int]]:
+        """The words, levels and centi-zipf as lists (what a :class:`Lexicon` holds)."""
+        words = self.text.decode("utf-8").split("\n") if self.count else []
+        return words, list(self.levels), _from_int32(self.zipf_c)
 
 
 def _int32(values: list[int]) -> bytes:
@@ -55,8 +80,9 @@ def _from_int32(data: bytes) -> list[int]:
     return a.tolist()
 
 
-def read_entry(path: Path, key: str) -> Entry | None:
-    """The entry at ``path`` when it is whole and stored under ``key``; None otherwise."""
+def read_entry(path: Path, key: str) -> tuple[Packed, list[str], tuple[str, ...]] | None:
+    """The entry at ``path`` (the words, the notes of reading the file, the lexicon's warnings)
+    when it is whole and stored under ``key``; None otherwise."""
     try:
         blob = path.read_bytes()
     except OSError:
@@ -71,26 +97,21 @@ def read_entry(path: Path, key: str) -> Entry | None:
             return None
         n, text_bytes = header["count"], header["text_bytes"]
         at = start + 8 + size
-        words = blob[at : at + text_bytes].decode("utf-8").split("\n") if n else []
-        at += text_bytes
-        levels = list(blob[at : at + n])
-        zipf_c = _from_int32(blob[at + n : at + 5 * n])
-        if len(words) != n or len(levels) != n or len(zipf_c) != n:
+        packed = Packed(n, blob[at : at + text_bytes], blob[at + text_bytes : at + text_bytes + n],
+                        blob[at + text_bytes + n : at + text_bytes + 5 * n])
+        if len(packed.levels) != n or len(packed.zipf_c) != 4 * n or packed.text.count(b"\n") != max(0, n - 1):
             return None
-        return words, levels, zipf_c, list(header["notes"]), tuple(header["warnings"])
+        return packed, list(header["notes"]), tuple(header["warnings"])
     except (ValueError, KeyError, TypeError):  # a damaged header: rebuild
         return None
 
 
-def write_entry(path: Path, key: str, entry: Entry) -> None:
-    """Store ``entry`` at ``path`` (atomically; an unwritable folder only warns, once)."""
-    words, levels, zipf_c, notes, warnings = entry
-    if any(not 0 <= lv < 256 for lv in (min(levels, default=0), max(levels, default=0))):
-        return  # not storable in a byte: no cache is fine
-    text = "\n".join(words).encode("utf-8")
-    header = json.dumps({"key": key, "count": len(words), "text_bytes": len(text), "notes": list(notes),
+def write_entry(path: Path, key: str, packed: Packed, notes: list[str], warnings: tuple[str, ...]) -> None:
+    """Store ``packed`` and what was said about the file at ``path`` (atomically; an unwritable
+    folder only warns, once)."""
+    header = json.dumps({"key": key, "count": packed.count, "text_bytes": len(packed.text), "notes": list(notes),
                          "warnings": list(warnings)}).encode("utf-8")
-    payload = b"".join([len(header).to_bytes(8, "little"), header, text, bytes(levels), _int32(zipf_c)])
+    payload = b"".join([len(header).to_bytes(8, "little"), header, packed.text, packed.levels, packed.zipf_c])
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         cache.remove_stale_temporaries(path)
