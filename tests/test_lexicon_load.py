@@ -72,6 +72,20 @@ def test_the_shipped_lists_value_as_word_by_word() -> None:
     assert list(load_lexicon("scowl-95")) == list(Lexicon(*plain.valued(rows), name="ref"))
 
 
+@pytest.mark.parametrize("longest", [12, 20])
+def test_both_key_widths_value_as_word_by_word(longest: int) -> None:
+    """Words of up to 12 letters take one key each (sorted and decoded again); longer ones the
+    general path (several keys a word): both give the word-by-word lexicon."""
+    rng = random.Random(longest)
+    words = _random_words(rng, 30_000, longest) + list(load_lexicon("scowl-50"))[:5000]
+    if longest == 12:
+        words = [w for w in words if len(w) <= 12]
+    rng.shuffle(words)
+    rows = plain.plain_words("\n".join(words + words[:100]).encode("ascii"))
+    assert rows is not None and (rows.dtype.itemsize <= 13) == (longest == 12)
+    _same(Lexicon(*plain.valued(rows), name="ref"), _reference(words))
+
+
 _line = st.one_of(
     st.sampled_from(["cat", "dog", "the", "silver", "zymurgy", "antidisestablishmentarianism",
                      "pneumonoultramicroscopicsilicovolcanoconiosis", "a", "i", "qu"]),

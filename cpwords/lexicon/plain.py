@@ -148,6 +148,8 @@ def valued_packed(words: np.ndarray, check: Check = _no_check) -> Packed:
     chunks = max(1, -(-(width - 1) // KEY_LETTERS))
     user = keys(rows, chunks)
     check()
+    if chunks == 1:
+        return _valued_short(user[0], check)
     t_keys, t_tags, t_levels, t_zipf = _builtin_table(chunks)
     t_n = len(t_tags)
     # One sort of the table's words (tags 0, 1) and the list's (tag 2): equal words end up side by
@@ -185,4 +187,68 @@ def valued_packed(words: np.ndarray, check: Check = _no_check) -> Packed:
     out = np.take(rows, np.take(user_row, final), axis=0)
     out[:, -1] = ord("\n")  # always a NUL (rows are a byte longer than the longest word)
     text = out.tobytes().translate(None, b"\0")[:-1]
+    return Packed(m, text, levels[final].astype(np.uint8).tobytes(), zipf[final].astype("<i4").tobytes())
+
+
+@cache
+def _short_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The keys of the built-in and extra words of at most 12 letters, sorted (a word in both
+    lists once, with its built-in values), and the SCOWL level and centi-zipf of each."""
+    import numpy as np
+
+    t_keys, t_tags, t_levels, t_zipf = _builtin_table(1)
+    order = np.lexsort((t_tags, t_keys[0]))
+    sorted_keys = t_keys[0][order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = sorted_keys[1:] != sorted_keys[:-1]
+    order = order[first]
+    return sorted_keys[first], t_levels[order], t_zipf[order]
+
+
+@cache
+def _three_letters() -> np.ndarray:
+    """15 bits of a key (three letters) -> their three ASCII bytes in a little-endian ``uint32``
+    (a NUL for no letter, and a NUL in the fourth byte: both dropped when the text is made)."""
+    import numpy as np
+
+    bits = np.arange(1 << 15, dtype=np.uint32)
+    letter = np.zeros(32, dtype=np.uint32)
+    letter[1:27] = np.arange(ord("a"), ord("z") + 1)
+    out = np.zeros(1 << 15, dtype=np.uint32)
+    for j in range(3):
+        out |= letter[(bits >> np.uint32(5 * (2 - j))) & np.uint32(31)] << np.uint32(8 * j)
+    return out
+
+
+def _valued_short(user: np.ndarray, check: Check) -> Packed:
+    """:func:`valued_packed` of words of at most 12 letters, from their keys alone: each key is
+    its word, so sorting the keys (no argsort) and decoding them again gives the words, and a
+    binary search in the built-in words' sorted keys gives their values."""
+    import numpy as np
+
+    user = np.sort(user)
+    distinct = np.ones(len(user), dtype=bool)
+    np.not_equal(user[1:], user[:-1], out=distinct[1:])
+    user = user[distinct]  # the list's words, alphabetically
+    t_keys, t_levels, t_zipf = _short_table()
+    at = np.minimum(np.searchsorted(t_keys, user), len(t_keys) - 1)
+    known = t_keys[at] == user
+    levels = np.where(known, t_levels[at], UNKNOWN_LEVEL)
+    zipf = np.where(known, t_zipf[at], 0)
+    check()
+    m = len(user)
+    # Most frequent first, then by level, then alphabetically: one int64 key (level < 128) whose
+    # sorted values, modulo m, are the alphabetical positions in that order.
+    rank = ((int(zipf.max()) - zipf) * 128 + levels) * m + np.arange(m, dtype=np.int64)
+    rank.sort()
+    final = rank % m
+    ordered = user[final]
+    check()
+    three = _three_letters()
+    out = np.empty((m, 5), dtype=np.uint32)
+    for group in range(4):
+        bits = (ordered >> np.uint64(15 * (3 - group))) & np.uint64(0x7FFF)
+        out[:, group] = three[bits.astype(np.intp)]
+    out[:, 4] = ord("\n")
+    text = out.astype("<u4", copy=False).tobytes().translate(None, b"\0")[:-1]
     return Packed(m, text, levels[final].astype(np.uint8).tobytes(), zipf[final].astype("<i4").tobytes())
