@@ -211,3 +211,17 @@ def test_a_tiny_limit_on_a_big_list_ends_honestly(big_list: Path, tmp_path: Path
     result = json.loads(js.stdout)
     assert js.returncode == 1 and result["status"] == "unknown" and result["stats"]["stopped"] == "time_limit"
     assert str(big_list) in result["message"]
+
+
+def test_the_content_hash_is_the_one_caches_were_keyed_by() -> None:
+    """The faster hash hashes the same text as before (caches built before stay valid)."""
+    import hashlib
+
+    from cpwords.lexicon.rareness import FORMULA_VERSION
+
+    for lex in (load_lexicon("scowl-50"), Lexicon.from_words(_random_words(random.Random(9), 3000) + ["the"])):
+        h = hashlib.sha256(f"cpwords-lexicon {FORMULA_VERSION}\n".encode())
+        h.update("\n".join(lex).encode("utf-8"))
+        h.update(b"\0" + bytes(lv for lv in lex._levels))
+        h.update(b"\0" + ",".join(map(str, lex._zipf_c)).encode("ascii"))
+        assert lex.content_hash == h.hexdigest()
