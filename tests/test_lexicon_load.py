@@ -225,3 +225,17 @@ def test_the_content_hash_is_the_one_caches_were_keyed_by() -> None:
         h.update(b"\0" + bytes(lv for lv in lex._levels))
         h.update(b"\0" + ",".join(map(str, lex._zipf_c)).encode("ascii"))
         assert lex.content_hash == h.hexdigest()
+
+
+@pytest.mark.parametrize("filters", [
+    {"exclude": frozenset({"the", "zzz", "cat"})}, {"exclude": ["the", "and"]}, {"min_length": 4},
+    {"max_length": 5, "max_level": 50}, {"min_length": 3, "max_length": 9, "max_level": 70, "exclude": {"dog"}},
+])
+def test_big_lexicons_filter_as_word_by_word(filters: dict[str, object]) -> None:
+    """A list of 20,000 words or more is filtered with one numpy mask: the same words in the same order."""
+    lex = Lexicon.from_words(_random_words(random.Random(2), 25_000, 14) + list(load_lexicon("scowl-50"))[:8000])
+    fast = lex.filtered(**filters)  # type: ignore[arg-type]
+    with mock.patch("cpwords.lexicon.core._ARRAY_WORDS", 10**9):
+        slow = lex.filtered(**filters)  # type: ignore[arg-type]
+    _same(fast, slow)
+    assert 0 < len(fast) < len(lex)

@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from functools import cached_property
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from cpwords.alphabet import ENGLISH, Alphabet
@@ -233,6 +234,8 @@ class Lexicon:
         Plurals are judged after the length and level filters but before ``exclude``: leaving out
         an offensive word does not turn its plural into a plain word (``pasties`` stays a plural
         when ``pastie`` is left out), so a generator and the independent checker agree."""
+        if len(self._words) >= _ARRAY_WORDS and not drop_plurals:
+            return self._filtered_arrays(min_length, max_length, max_level, exclude, label)
         keep = [
             i
             for i, w in enumerate(self._words)
@@ -254,6 +257,30 @@ class Lexicon:
             warnings=self.warnings,
             alphabet=self.alphabet,
         )
+
+    def _filtered_arrays(self, min_length: int | None, max_length: int | None, max_level: int | None,
+                         exclude: Collection[str], label: str | None) -> Lexicon:
+        """:meth:`filtered` without ``drop_plurals``, as one numpy mask: the same words in the same
+        order, a fraction of the time for a user's list of millions of words."""
+        import numpy as np
+
+        n = len(self._words)
+        keep = np.ones(n, dtype=bool)
+        if min_length is not None or max_length is not None:
+            lengths = np.fromiter(map(len, self._words), dtype=np.int64, count=n)
+            if min_length is not None:
+                keep &= lengths >= min_length
+            if max_length is not None:
+                keep &= lengths <= max_length
+        if max_level is not None:
+            keep &= np.fromiter(self._levels, dtype=np.int64, count=n) <= max_level
+        if exclude:
+            left_out = exclude if isinstance(exclude, (set, frozenset)) else frozenset(exclude)
+            keep &= ~np.fromiter(map(left_out.__contains__, self._words), dtype=bool, count=n)
+        mask = keep.tolist()
+        return Lexicon(list(compress(self._words, mask)), list(compress(self._levels, mask)),
+                       list(compress(self._zipf_c, mask)), name=self.name, label=label or self.label,
+                       warnings=self.warnings, alphabet=self.alphabet)
 
     # -- the set of words
 

@@ -187,6 +187,10 @@ def _load(ref: DictionaryRef) -> Lexicon:
     filters = dict(min_length=ref.min_length, max_length=ref.max_length, max_level=ref.max_level,
                    drop_plurals=ref.drop_plurals)
     filtering = any(v not in (None, False) for v in filters.values()) or bool(ref.exclude)
+    if filtering and ref.path is not None:
+        from cpwords.lexicon.deadline import checker
+
+        checker(f"the word list {ref.path}")()  # filtering millions of words takes a moment too
     if filtering:
         full = lex
         lex = lex.filtered(**filters, exclude=excluded_words(ref.exclude or ()),  # type: ignore[arg-type]
