@@ -239,3 +239,23 @@ def test_big_lexicons_filter_as_word_by_word(filters: dict[str, object]) -> None
         slow = lex.filtered(**filters)  # type: ignore[arg-type]
     _same(fast, slow)
     assert 0 < len(fast) < len(lex)
+
+
+def test_a_few_lookups_of_a_big_lexicon_scan_then_the_dict_takes_over() -> None:
+    """The first lookups of a big lexicon scan its list (no set, no position dict built); later
+    ones use them; every answer is the same as the dict's, and a missing word is a KeyError."""
+    words = _random_words(random.Random(4), 30_000) + ["the", "silver"]
+    lex, reference = Lexicon.from_words(words), Lexicon.from_words(words)
+    reference._pos, reference._set  # noqa: B018 (built at once: the reference answers from them)
+    asked = ["silver", "the", words[0], words[-3], "notaword", *words[100:120]]
+    for word in asked:
+        assert (word in lex) == (word in reference)
+        if word in reference:
+            assert (lex.level(word), lex.zipf(word), lex.rareness(word)) == (
+                reference.level(word), reference.zipf(word), reference.rareness(word))
+        else:
+            with pytest.raises(KeyError):
+                lex.rareness(word)
+    assert "_pos" in vars(lex) and "_set" in vars(lex)  # built once the scans were used up
+    fresh = Lexicon.from_words(words)
+    assert fresh.rareness("silver") == reference.rareness("silver") and "_pos" not in vars(fresh)

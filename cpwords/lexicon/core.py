@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 WORD = re.compile(r"[a-z]+")
 #: Word lists at least this long get their built-in values with numpy.
 _ARRAY_WORDS = 20_000
+#: Lookups of a lexicon that long answered by scanning its list before its set or dict is built.
+_SCAN_LOOKUPS = 8
 
 
 def _plain_words(items: list[Any]) -> np.ndarray | None:
@@ -102,6 +104,7 @@ class Lexicon:
         """Words an ``exclude`` list took out, by list name (``{"offensive": 12}``), set by the loader."""
         self.kept_label = self.label
         """The label without the ``exclude`` lists (which :attr:`left_out` tells), set by the loader."""
+        self._scans = 0  # lookups answered by a scan (see _scan)
 
     def described(self) -> str:
         """The name and what ``exclude`` left out, for a result's ``stats.dictionary``:
@@ -285,7 +288,28 @@ class Lexicon:
     # -- the set of words
 
     def __contains__(self, word: object) -> bool:
+        if type(word) is str and self._scan():
+            return word in self._words
         return word in self._set
+
+    def _scan(self) -> bool:
+        """Whether to answer one more lookup of a big lexicon by scanning its list (a few
+        milliseconds) rather than by building its set or position dict (a second for two million
+        words): true for the first :data:`_SCAN_LOOKUPS` lookups, so a solve that looks up a
+        handful of words (its answer's rareness) never builds them."""
+        scans = self.__dict__.get("_scans", _SCAN_LOOKUPS)  # (a lexicon unpickled from older code)
+        if len(self._words) < _ARRAY_WORDS or scans >= _SCAN_LOOKUPS:
+            return False
+        self._scans = scans + 1
+        return True
+
+    def _position(self, word: str) -> int:
+        if "_pos" not in self.__dict__ and type(word) is str and self._scan():
+            try:
+                return self._words.index(word)
+            except ValueError:
+                raise KeyError(word) from None
+        return self._pos[word]
 
     @cached_property
     def _set(self) -> frozenset[str]:
@@ -344,15 +368,15 @@ class Lexicon:
 
     def level(self, word: str) -> int:
         """SCOWL level (10 … 95; 100 for a word SCOWL lacks)."""
-        return self._levels[self._pos[word]]
+        return self._levels[self._position(word)]
 
     def zipf(self, word: str) -> float:
         """Zipf frequency by wordfreq: log10 of occurrences per billion words; 0 when unknown."""
-        return self._zipf_c[self._pos[word]] / 100
+        return self._zipf_c[self._position(word)] / 100
 
     def rareness(self, word: str) -> int:
         """Integer >= 1, lower = more common; see :mod:`cpwords.lexicon.rareness`."""
-        i = self._pos[word]
+        i = self._position(word)
         return rareness_of(self._levels[i], self._zipf_c[i])
 
     def rareness_map(self) -> dict[str, int]:
