@@ -249,7 +249,7 @@ def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budg
     except SearchTimeout as exc:
         # A search that let its budget's signal out before it had anything: no answer in time.
         result = Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task,
-                        message="the time limit was reached before any answer was found",
+                        message=getattr(exc, "message", "the time limit was reached before any answer was found"),
                         stats={"stopped": budget.reason or str(exc)})
     _finish(result, prepared, round(time.perf_counter() - t0, 6), budget)
     if check and result.solutions:
