@@ -148,22 +148,37 @@ def _read_file_lexicon(path: Path, alphabet: Alphabet,
     return lex, notes, None
 
 
+def _never() -> None:
+    return None
+
+
+def _lexicon_of(path: Path) -> str:
+    """What a word list's one-time load builds, for a message: ``the lexicon of the word list FILE``."""
+    return f"the lexicon of the word list {path}"
+
+
 def _file_lexicon(path: Path, alphabet: Alphabet = ENGLISH) -> tuple[Lexicon, list[str]]:
     """The lexicon of a user's word-list file (words of ``alphabet``) and the notes on reading
     it; a big file's from the disk cache when the same file (path, size, modification time) was
-    read before with the same alphabet. Within a solve, the solve's deadline is checked between
-    the steps (:mod:`cpwords.lexicon.deadline`)."""
+    read before with the same alphabet. Reading a big file is a one-time build: within a solve,
+    its steps are build checkpoints (:func:`~cpwords.engines.budget.build_checkpoint`), so a list
+    that cannot be read and valued by the solve's time limit (and its grace) ends the solve,
+    naming the file. (A small file takes milliseconds: the kind's own builds are the ones to stop.)"""
+    from cpwords.engines.budget import build_checkpoint
     from cpwords.lexicon import cache
-    from cpwords.lexicon.deadline import checker
     from cpwords.lexicon.rareness import FORMULA_VERSION
 
-    check = checker(f"the word list {path}")
+    what = _lexicon_of(path)
+
+    def check() -> None:
+        build_checkpoint(what)
+
     try:
         stat = path.stat()
     except OSError:
         stat = None  # read_text names the problem
     if stat is None or not path.is_file() or stat.st_size < CACHED_FILE_BYTES:
-        return _read_file_lexicon(path, alphabet, check)[:2]
+        return _read_file_lexicon(path, alphabet, _never)[:2]
     stamp = f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{FORMULA_VERSION}|{alphabet.code}"
     key = f"word-file|{_FILE_CACHE_VERSION}|{stamp}"
     entry = cache.cache_dir() / f"word-file-v{_FILE_CACHE_VERSION}-{hashlib.sha256(stamp.encode()).hexdigest()[:20]}.words"
@@ -187,10 +202,10 @@ def _load(ref: DictionaryRef) -> Lexicon:
     filters = dict(min_length=ref.min_length, max_length=ref.max_length, max_level=ref.max_level,
                    drop_plurals=ref.drop_plurals)
     filtering = any(v not in (None, False) for v in filters.values()) or bool(ref.exclude)
-    if filtering and ref.path is not None:
-        from cpwords.lexicon.deadline import checker
+    if filtering and len(lex) >= core._ARRAY_WORDS and ref.path is not None:
+        from cpwords.engines.budget import build_checkpoint
 
-        checker(f"the word list {ref.path}")()  # filtering millions of words takes a moment too
+        build_checkpoint(_lexicon_of(ref.path))  # filtering millions of words takes a moment too
     if filtering:
         full = lex
         lex = lex.filtered(**filters, exclude=excluded_words(ref.exclude or ()),  # type: ignore[arg-type]
