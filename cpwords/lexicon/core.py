@@ -25,19 +25,12 @@ _SCAN_LOOKUPS = 8
 
 
 def _plain_words(items: list[Any]) -> np.ndarray | None:
-    """The words of ``items`` as :func:`~cpwords.lexicon.plain.plain_words` gives them when each
-    item is one word of a-z letters (any case, blanks around it) and none is longer than
-    :data:`MAX_WORD_LETTERS`, checked on the joined text at once; None when any is not (then each
-    is looked at in turn, to say which are skipped)."""
-    if len(items) < _ARRAY_WORDS or not all(type(x) is str for x in items):
+    """:func:`~cpwords.lexicon.plain.plain_items` of a list long enough for numpy."""
+    if len(items) < _ARRAY_WORDS:
         return None
-    text = "\n".join(items)
-    if not text.isascii() or text.count("\n") != len(items) - 1:  # an item holding a line break
-        return None
-    from cpwords.lexicon import plain
+    from cpwords.lexicon.plain import plain_items
 
-    words = plain.plain_words(text.encode("ascii"), MAX_WORD_LETTERS)
-    return words if words is not None and len(words) == len(items) else None  # a blank item: say so
+    return plain_items(items, MAX_WORD_LETTERS)
 
 
 #: Longest word kept from a user list (the longest English dictionary words have 45 letters).
@@ -263,24 +256,10 @@ class Lexicon:
 
     def _filtered_arrays(self, min_length: int | None, max_length: int | None, max_level: int | None,
                          exclude: Collection[str], label: str | None) -> Lexicon:
-        """:meth:`filtered` without ``drop_plurals``, as one numpy mask: the same words in the same
-        order, a fraction of the time for a user's list of millions of words."""
-        import numpy as np
+        """:meth:`filtered` without ``drop_plurals`` (:func:`~cpwords.lexicon.plain.kept_mask`)."""
+        from cpwords.lexicon.plain import kept_mask
 
-        n = len(self._words)
-        keep = np.ones(n, dtype=bool)
-        if min_length is not None or max_length is not None:
-            lengths = np.fromiter(map(len, self._words), dtype=np.int64, count=n)
-            if min_length is not None:
-                keep &= lengths >= min_length
-            if max_length is not None:
-                keep &= lengths <= max_length
-        if max_level is not None:
-            keep &= np.fromiter(self._levels, dtype=np.int64, count=n) <= max_level
-        if exclude:
-            left_out = exclude if isinstance(exclude, (set, frozenset)) else frozenset(exclude)
-            keep &= ~np.fromiter(map(left_out.__contains__, self._words), dtype=bool, count=n)
-        mask = keep.tolist()
+        mask = kept_mask(self._words, self._levels, min_length, max_length, max_level, exclude)
         return Lexicon(list(compress(self._words, mask)), list(compress(self._levels, mask)),
                        list(compress(self._zipf_c, mask)), name=self.name, label=label or self.label,
                        warnings=self.warnings, alphabet=self.alphabet)

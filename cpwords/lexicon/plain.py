@@ -18,9 +18,9 @@ words: the same order, the same values.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cpwords.lexicon import builtin
 from cpwords.lexicon.rareness import UNKNOWN_LEVEL
@@ -70,6 +70,50 @@ def plain_words(data: bytes, max_letters: int = 64) -> np.ndarray | None:
     if width > max_letters:
         return None
     return np.array(lines, dtype=f"S{width + 1}")
+
+
+def plain_items(items: list[Any], max_letters: int = 64) -> np.ndarray | None:
+    """:func:`plain_words` of a list of items (``Lexicon.from_words``), when each item is one
+    word of a-z letters (any case, blanks around it), checked on the joined text at once; None
+    when any is not (then each is looked at in turn, to say which are skipped).
+
+    >>> plain_items(["Cat", " dog "]), plain_items(["cat", ""]), plain_items(["cat", "a\\nb"])
+    (array([b'cat', b'dog'], dtype='|S4'), None, None)
+    """
+    if not all(type(x) is str for x in items):
+        return None
+    text = "\n".join(items)
+    if not text.isascii() or text.count("\n") != len(items) - 1:  # an item holding a line break
+        return None
+    words = plain_words(text.encode("ascii"), max_letters)
+    return words if words is not None and len(words) == len(items) else None  # a blank item: say so
+
+
+def kept_mask(words: list[str], levels: list[int], min_length: int | None, max_length: int | None,
+              max_level: int | None, exclude: Collection[str]) -> list[bool]:
+    """Which words pass ``Lexicon.filtered``'s filters but ``drop_plurals``, as one numpy mask: a
+    fraction of the time of a Python test per word for a user's list of millions of words.
+
+    >>> kept_mask(["the", "cat", "zzxq"], [10, 10, 100], 3, None, 50, {"the"})
+    [False, True, False]
+    """
+    import numpy as np
+
+    n = len(words)
+    keep = np.ones(n, dtype=bool)
+    if min_length is not None or max_length is not None:
+        lengths = np.fromiter(map(len, words), dtype=np.int64, count=n)
+        if min_length is not None:
+            keep &= lengths >= min_length
+        if max_length is not None:
+            keep &= lengths <= max_length
+    if max_level is not None:
+        keep &= np.fromiter(levels, dtype=np.int64, count=n) <= max_level
+    if exclude:
+        left_out = exclude if isinstance(exclude, (set, frozenset)) else frozenset(exclude)
+        keep &= ~np.fromiter(map(left_out.__contains__, words), dtype=bool, count=n)
+    mask: list[bool] = keep.tolist()
+    return mask
 
 
 def keys(rows: np.ndarray, chunks: int) -> np.ndarray:
