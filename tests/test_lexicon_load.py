@@ -253,12 +253,14 @@ def test_big_lexicons_filter_as_word_by_word(filters: dict[str, object]) -> None
 
 
 def test_a_few_lookups_of_a_big_lexicon_scan_then_the_dict_takes_over() -> None:
-    """The first lookups of a big lexicon scan its list (no set, no position dict built); later
-    ones use them; every answer is the same as the dict's, and a missing word is a KeyError."""
+    """The first lookups of a big lexicon scan its list (no set, no position dict built) until
+    the scans have read it four times; later ones use them; every answer is the same as the
+    dict's, and a missing word is a KeyError."""
     words = _random_words(random.Random(4), 30_000) + ["the", "silver"]
     lex, reference = Lexicon.from_words(words), Lexicon.from_words(words)
     reference._pos, reference._set  # noqa: B018 (built at once: the reference answers from them)
-    asked = ["silver", "the", words[0], words[-3], "notaword", *words[100:120]]
+    asked = ["silver", "the", words[0], words[-3], "notaword", *words[100:120], "nota", "notb", "notc", "notd",
+             *words[200:210]]  # four misses read the list four times: the set and dict are built then
     for word in asked:
         assert (word in lex) == (word in reference)
         if word in reference:

@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 WORD = re.compile(r"[a-z]+")
 #: Word lists at least this long get their built-in values with numpy.
 _ARRAY_WORDS = 20_000
-#: Lookups of a lexicon that long answered by scanning its list before its set or dict is built.
-_SCAN_LOOKUPS = 8
+#: Lookups of a lexicon that long are answered by scanning its list until the scans have read it
+#: this many times; then its set or dict is built (building it costs about 30 reads).
+_SCAN_PASSES = 4
 
 
 def _plain_words(items: list[Any]) -> np.ndarray | None:
@@ -97,7 +98,7 @@ class Lexicon:
         """Words an ``exclude`` list took out, by list name (``{"offensive": 12}``), set by the loader."""
         self.kept_label = self.label
         """The label without the ``exclude`` lists (which :attr:`left_out` tells), set by the loader."""
-        self._scans = 0  # lookups answered by a scan (see _scan)
+        self._scanned = 0  # words read by the lookups answered by a scan (see _scanning)
 
     def described(self) -> str:
         """The name and what ``exclude`` left out, for a result's ``stats.dictionary``:
@@ -267,27 +268,35 @@ class Lexicon:
     # -- the set of words
 
     def __contains__(self, word: object) -> bool:
-        if type(word) is str and self._scan():
-            return word in self._words
+        if "_set" not in self.__dict__ and type(word) is str and self._scanning():
+            return self._scanned_position(word) is not None
         return word in self._set
 
-    def _scan(self) -> bool:
-        """Whether to answer one more lookup of a big lexicon by scanning its list (a few
-        milliseconds) rather than by building its set or position dict (a second for two million
-        words): true for the first :data:`_SCAN_LOOKUPS` lookups, so a solve that looks up a
-        handful of words (its answer's rareness) never builds them."""
-        scans = self.__dict__.get("_scans", _SCAN_LOOKUPS)  # (a lexicon unpickled from older code)
-        if len(self._words) < _ARRAY_WORDS or scans >= _SCAN_LOOKUPS:
-            return False
-        self._scans = scans + 1
-        return True
+    def _scanning(self) -> bool:
+        """Whether to answer a lookup of a big lexicon by scanning its list rather than by
+        building its set or position dict (about a second for two million words): while the
+        scans so far have read fewer than :data:`_SCAN_PASSES` times its length, so a solve that
+        looks up a handful of words (its answer's rareness) never builds them, and one that
+        looks up many pays at most a fraction more than building them at once."""
+        scanned = self.__dict__.get("_scanned", _SCAN_PASSES * len(self._words))  # (unpickled from older code)
+        return len(self._words) >= _ARRAY_WORDS and scanned < _SCAN_PASSES * len(self._words)
+
+    def _scanned_position(self, word: str) -> int | None:
+        """The position of ``word`` found by a scan (None when absent), counted against the scans."""
+        try:
+            i = self._words.index(word)
+        except ValueError:
+            self._scanned += len(self._words)
+            return None
+        self._scanned += i + 1
+        return i
 
     def _position(self, word: str) -> int:
-        if "_pos" not in self.__dict__ and type(word) is str and self._scan():
-            try:
-                return self._words.index(word)
-            except ValueError:
-                raise KeyError(word) from None
+        if "_pos" not in self.__dict__ and type(word) is str and self._scanning():
+            i = self._scanned_position(word)
+            if i is None:
+                raise KeyError(word)
+            return i
         return self._pos[word]
 
     @cached_property
