@@ -272,3 +272,15 @@ def test_a_few_lookups_of_a_big_lexicon_scan_then_the_dict_takes_over() -> None:
     assert "_pos" in vars(lex) and "_set" in vars(lex)  # built once the scans were used up
     fresh = Lexicon.from_words(words)
     assert fresh.rareness("silver") == reference.rareness("silver") and "_pos" not in vars(fresh)
+
+
+@pytest.mark.parametrize("comments", ["# my list\n", "# list\r\n#\n", "#café\n"])
+def test_a_big_list_with_comments_reads_the_fast_way_as_line_by_line(tmp_path: Path, comments: str) -> None:
+    path = tmp_path / "commented.txt"
+    words = _random_words(random.Random(6), 30_000) + ["the", "silver"]
+    lines = [f"{w}  # note {i}" if i % 1000 == 0 else w for i, w in enumerate(words)]
+    path.write_text(comments + "\n".join(lines) + "\n#last\rcat\n", encoding="utf-8")
+    lex, notes, packed = sources._read_file_lexicon(path, ENGLISH, lambda: None)
+    assert packed is not None  # the numpy way: comments (even with accents) are dropped first
+    _same(lex, _reference([*words, "cat"]))
+    assert lex.warnings == () and notes == []

@@ -136,6 +136,8 @@ def _read_file_lexicon(path: Path, alphabet: Alphabet,
                          latin1=True, notes=notes)
         check()
         big = text.count("\n") >= core._ARRAY_WORDS  # a short list is quicker word by word (no numpy)
+        if big and "#" in text:
+            text = _COMMENT.sub("", text)  # as _read_word_file drops them, line by line
         if big and text.isascii() and (words := plain.plain_words(text.encode("ascii"), MAX_WORD_LETTERS)) is not None:
             del text
             check()
@@ -146,6 +148,10 @@ def _read_file_lexicon(path: Path, alphabet: Alphabet,
     lex = Lexicon._from_items(lines, str(path), alphabet=alphabet, check=check)
     check()
     return lex, notes, None
+
+
+#: A comment: from ``#`` to the end of its line (any line break ``str.splitlines`` knows).
+_COMMENT = re.compile("#[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]*")
 
 
 def _never() -> None:
