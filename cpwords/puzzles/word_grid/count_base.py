@@ -29,6 +29,25 @@ class TooLargeToContract(CpwordsError):
     """The network's estimated contraction time (or memory) is beyond what we accept."""
 
 
+class BeyondTimeLeft(TooLargeToContract):
+    """The contraction is estimated to take longer than the time its caller has left.
+
+    Raised only for a caller that passed ``max_seconds`` to the planner: one for whom a count
+    cut short is worth nothing (with distinct words the terms carry signs, so a partial sum
+    bounds nothing), and who would rather spend the time otherwise.
+
+    Attributes
+    ----------
+    seconds: the estimate (infinite when every plan was refused on the way).
+    left: the seconds that were left.
+    """
+
+    def __init__(self, seconds: float, left: float) -> None:
+        super().__init__(f"the exact count is estimated to take {seconds:,.1f} s, more than the {left:,.1f} s left")
+        self.seconds = seconds
+        self.left = left
+
+
 class BudgetLike(Protocol):
     """What the counter needs of :class:`cpwords.engines.budget.Budget`."""
 

@@ -49,6 +49,7 @@ from cpwords.puzzles.word_grid.count_base import (
     MAX_DENSE_ELEMENTS,
     MAX_ESTIMATED_SECONDS,
     MAX_LEAVES,
+    BeyondTimeLeft,
     BudgetLike,
     ComponentPlan,
     TooLargeToContract,
@@ -57,6 +58,10 @@ from cpwords.puzzles.word_grid.count_k44 import K44Plan, crossing_grid
 from cpwords.puzzles.word_grid.count_network import Factor, Network, _UnionFind
 
 _SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: Rows of cut assignments grown at once while the leaves are listed (bounds planning's memory).
+EXPAND_ROWS = 1 << 20
+#: Largest code space of a factor's cut letters checked through a table of booleans (bytes).
+LOOKUP_CODES = 1 << 24
 
 
 class _Inexact(Exception):
@@ -242,7 +247,29 @@ def einsum_plan(var_lists: list[tuple[int, ...]], sizes: dict[int, int],
         better = search("optimal")
         if better[1] < found[1]:
             found = better
-    return found
+    path, flops, largest = found
+    if any(len(step) > 2 for step in path):
+        largest = max(largest, _largest_made(var_lists, sizes, path))
+    return path, flops, largest
+
+
+def _largest_made(var_lists: list[tuple[int, ...]], sizes: dict[int, int], path: list[tuple[int, ...]]) -> float:
+    """The largest tensor :func:`_run_path` makes along ``path``, steps over several operands
+    included (``np.einsum_path`` reports 1 element for such a step, whatever it holds: the
+    greedy search joins many tensors in one step when it finds no pair worth contracting)."""
+    ops = [set(vs) for vs in var_lists]
+    largest = 0.0
+    for step in path:
+        picked = [ops[i] for i in step]
+        for i in sorted(step, reverse=True):
+            del ops[i]
+        others = set().union(*ops)
+        vs = picked[0] & others if len(picked) == 1 else picked[0]
+        for k, vb in enumerate(picked[1:], start=2):
+            vs = (vs | vb) & (others | set().union(*picked[k:]))
+            largest = max(largest, float(math.prod(sizes[v] for v in vs)))
+        ops.append(vs)
+    return largest
 
 
 # ---------------------------------------------------------------- pruning, components
@@ -404,7 +431,10 @@ class CutPlan(ComponentPlan):
         self.op_vars = [vs for vs, _, _ in self.static] + [s.vars for s in self.sliced if s.vars]
         self.path: list[tuple[int, ...]] | None = None
 
-    def _leaf_ops(self, leaf: np.ndarray) -> tuple[list[tuple[tuple[int, ...], np.ndarray]], int] | None:
+    def _leaf_domains(self, leaf: np.ndarray) -> tuple[np.ndarray, list[tuple[tuple[int, ...], np.ndarray, np.ndarray]],
+                                                       int] | None:
+        """A leaf's pruned domains, its sliced factors' rows and the product of the factors it
+        fixes whole (None when some factor has no row for it)."""
         dom = self.static_dom.copy()
         scalar = 1
         parts = []
@@ -424,6 +454,13 @@ class CutPlan(ComponentPlan):
         sizes = dom.sum(axis=1)
         if any(sizes[v] == 0 for vs in self.op_vars for v in vs):
             return None
+        return dom, parts, scalar
+
+    def _leaf_ops(self, leaf: np.ndarray) -> tuple[list[tuple[tuple[int, ...], np.ndarray]], int] | None:
+        got = self._leaf_domains(leaf)
+        if got is None:
+            return None
+        dom, parts, scalar = got
         index = np.cumsum(dom, axis=1) - 1
         ops = []
         for vs, full, f in self.static:
@@ -436,19 +473,26 @@ class CutPlan(ComponentPlan):
         return ops, scalar
 
     def sample_flops(self, samples: int = 3) -> float:
-        """Mean estimated dense flops of a few evenly spaced leaves (also fixes the leaf path)."""
+        """Mean estimated dense flops of a few evenly spaced leaves (also fixes the leaf path).
+
+        Only the leaves' domains are computed, never their dense tables: a leaf of a hopeless
+        cut (an open 5×5's first cut letter) would hold gigabytes.
+        """
         if not self.leaves:
             return 0.0
         picks = np.unique(np.linspace(0, self.leaves - 1, min(samples, self.leaves)).astype(int))
         flops = []
         for i in picks:
-            got = self._leaf_ops(self.all_leaves[i])
+            got = self._leaf_domains(self.all_leaves[i])
             if got is None:
                 flops.append(0.0)
                 continue
-            ops, _ = got
-            sizes = {v: n for vs, arr in ops for v, n in zip(vs, arr.shape, strict=True)}
-            path, fl, largest = einsum_plan([vs for vs, _ in ops], sizes)
+            dom = got[0]
+            var_lists = [vs for vs, _, _ in self.static] + [vs for vs, _, _ in got[1]]
+            sizes = {v: int(dom[v].sum()) for vs in var_lists for v in vs}
+            if any(math.prod(sizes[v] for v in vs) > MAX_DENSE_ELEMENTS for vs in var_lists):
+                return math.inf  # a leaf's own tables would not fit
+            path, fl, largest = einsum_plan(var_lists, sizes)
             if largest > MAX_DENSE_ELEMENTS:
                 return math.inf
             if self.path is None:
@@ -475,11 +519,18 @@ class CutPlan(ComponentPlan):
         return total
 
 
-def _cut_leaves(factors: list[Factor], cut: list[int], dom: np.ndarray,
-                limit: float = MAX_LEAVES) -> np.ndarray | None:
+def _cut_leaves(factors: list[Factor], cut: list[int], dom: np.ndarray, limit: float = MAX_LEAVES,
+                budget: BudgetLike | None = None) -> np.ndarray | None:
     """Assignments of the cut consistent with every factor's projection on its cut variables
-    (None when there are more than ``limit``); ``dom`` is (nvars, alphabet size)."""
+    (None when there are more than ``limit``); ``dom`` is (nvars, alphabet size).
+
+    Listed one cut variable at a time, each step growing at most :data:`EXPAND_ROWS` rows at
+    once and keeping the letters in one byte each, so that memory stays near the size of the
+    answer (an open 5×5's sixth cut letter once grew 40 million int64 rows, 6 GB, at once);
+    ``budget`` is checked between the pieces.
+    """
     size = dom.shape[1]
+    dtype = np.uint8 if size <= 256 else np.uint16
     pos = {v: i for i, v in enumerate(cut)}
     projections = []
     for f in factors:
@@ -490,21 +541,37 @@ def _cut_leaves(factors: list[Factor], cut: list[int], dom: np.ndarray,
         code = np.zeros(len(f), dtype=np.int64)
         for c in cols:
             code = code * size + f.letters[:, c]
-        projections.append((max(at), at, np.unique(code)))
-    leaves = np.zeros((1, 0), dtype=np.int64)
+        codes = np.unique(code)
+        if size ** len(at) <= LOOKUP_CODES:  # a table of allowed codes: one gather instead of a search
+            allowed = np.zeros(size ** len(at), dtype=bool)
+            allowed[codes] = True
+            projections.append((max(at), at, allowed))
+        else:
+            projections.append((max(at), at, codes))
+    leaves = np.zeros((1, 0), dtype=dtype)
     for m, v in enumerate(cut):
-        letters = np.flatnonzero(dom[v])
-        leaves = np.concatenate([np.repeat(leaves, len(letters), axis=0),
-                                 np.tile(letters, len(leaves))[:, None]], axis=1)
-        for last, at, codes in projections:
-            if last != m:
-                continue
-            code = np.zeros(len(leaves), dtype=np.int64)
-            for i in at:
-                code = code * size + leaves[:, i]
-            leaves = leaves[np.isin(code, codes)]
-        if len(leaves) > limit:
-            return None
+        letters = np.flatnonzero(dom[v]).astype(dtype)
+        checks = [(at, codes) for last, at, codes in projections if last == m]
+        step = max(1, EXPAND_ROWS // max(1, len(letters)))
+        kept: list[np.ndarray] = []
+        total = 0
+        for first in range(0, len(leaves), step):
+            if budget is not None:
+                budget.check()
+            part = leaves[first:first + step]
+            grown = np.empty((len(part) * len(letters), m + 1), dtype=dtype)
+            grown[:, :m] = np.repeat(part, len(letters), axis=0)
+            grown[:, m] = np.tile(letters, len(part))
+            for at, codes in checks:
+                code = np.zeros(len(grown), dtype=np.int64)
+                for i in at:
+                    code = code * size + grown[:, i]
+                grown = grown[codes[code] if codes.dtype == bool else np.isin(code, codes)]
+            kept.append(grown)
+            total += len(grown)
+            if total > limit:
+                return None
+        leaves = np.concatenate(kept) if kept else np.zeros((0, m + 1), dtype=dtype)
     return leaves
 
 
@@ -535,20 +602,28 @@ def _greedy_cut(factors: list[Factor], dom: np.ndarray, budget: BudgetLike | Non
     return cut
 
 
-def plan_component(factors: list[Factor], nvars: int, size: int, budget: BudgetLike | None = None) -> ComponentPlan:
+def plan_component(factors: list[Factor], nvars: int, size: int, budget: BudgetLike | None = None,
+                   max_seconds: float | None = None) -> ComponentPlan:
     """The cheapest plan found for one connected component (see the module docstring); letters
     are 0 … size-1.
+
+    ``max_seconds`` (when given) is the time the caller has: cuts whose leaves alone would take
+    longer are not even listed, and a best plan estimated beyond it raises BeyondTimeLeft.
 
     Raises
     ------
     TooLargeToContract
         When no plan is estimated below :data:`MAX_ESTIMATED_SECONDS`.
+    BeyondTimeLeft
+        When no plan is estimated below ``max_seconds``.
+    SearchTimeout
+        From ``budget.check()``, called while the plans are listed.
     """
+    cap = MAX_ESTIMATED_SECONDS if max_seconds is None else min(MAX_ESTIMATED_SECONDS, max_seconds)
     grid = crossing_grid(factors)
     if grid is not None:
         kernel = K44Plan(factors, grid, size, budget)
-        if kernel.seconds > MAX_ESTIMATED_SECONDS:
-            raise TooLargeToContract
+        _refuse_beyond(kernel.seconds, max_seconds)
         return kernel
     dom = _domains(factors, nvars, size)
     options: list[tuple[float, ComponentPlan]] = []
@@ -564,7 +639,8 @@ def plan_component(factors: list[Factor], nvars: int, size: int, budget: BudgetL
             if budget is not None:
                 budget.check()
             fastest = min((o[0] for o in options), default=math.inf)
-            leaves = _cut_leaves(factors, cut[:d], dom, limit=min(MAX_LEAVES, fastest / LEAF_OVERHEAD_S))
+            limit = min(MAX_LEAVES, fastest / LEAF_OVERHEAD_S, cap / LEAF_OVERHEAD_S)
+            leaves = _cut_leaves(factors, cut[:d], dom, limit, budget)
             if leaves is None:  # deeper cuts only have more leaves: they cannot win
                 break
             plan = CutPlan(factors, nvars, size, cut[:d], leaves)
@@ -574,15 +650,24 @@ def plan_component(factors: list[Factor], nvars: int, size: int, budget: BudgetL
     if not options:
         raise TooLargeToContract
     seconds, best = min(options, key=lambda o: o[0])
+    _refuse_beyond(seconds, max_seconds)
+    return best
+
+
+def _refuse_beyond(seconds: float, max_seconds: float | None) -> None:
+    """Raise when a plan's estimate is beyond what anyone accepts, or beyond the caller's time."""
+    if max_seconds is not None and seconds > max_seconds:
+        raise BeyondTimeLeft(seconds, max_seconds)
     if seconds > MAX_ESTIMATED_SECONDS:
         raise TooLargeToContract
-    return best
 
 
 class NetworkPlan:
     """A whole network: constant × fully summed small components × the chunked outer component.
 
-    Planning checks ``budget`` (when given) and raises SearchTimeout once it is spent.
+    Planning checks ``budget`` (when given) and raises SearchTimeout once it is spent; with
+    ``max_seconds`` a network estimated to take longer raises BeyondTimeLeft (see
+    :func:`plan_component`).
 
     Attributes
     ----------
@@ -590,7 +675,8 @@ class NetworkPlan:
     seconds: estimated time of the whole term.
     """
 
-    def __init__(self, network: Network, budget: BudgetLike | None = None) -> None:
+    def __init__(self, network: Network, budget: BudgetLike | None = None,
+                 max_seconds: float | None = None) -> None:
         self._inner_value: int | None = None
         self.scalar = network.scalar
         self.inner: list[ComponentPlan] = []
@@ -604,8 +690,11 @@ class NetworkPlan:
             self.zero = True
             self.leaves, self.seconds = 1, 0.0
             return
-        plans = [plan_component(group, network.nvars, network.size, budget)
-                 for group in components(pruned, network.nvars)]
+        plans: list[ComponentPlan] = []
+        for group in components(pruned, network.nvars):
+            spent = sum(p.seconds for p in plans)
+            plans.append(plan_component(group, network.nvars, network.size, budget,
+                                        None if max_seconds is None else max(0.0, max_seconds - spent)))
         if plans:
             plans.sort(key=lambda p: p.leaves)
             self.outer = plans[-1]

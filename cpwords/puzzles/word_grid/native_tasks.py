@@ -3,6 +3,7 @@ and sum-product counting (:mod:`.count`). Answers are letter vectors (one letter
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -10,7 +11,7 @@ from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
 from cpwords.engines.workers import worker_count
 from cpwords.geometry import canonical_form, is_lex_leader
-from cpwords.puzzles.word_grid.count import CountProgress, TooLargeToContract, count_grids
+from cpwords.puzzles.word_grid.count import BeyondTimeLeft, CountProgress, TooLargeToContract, count_grids
 from cpwords.puzzles.word_grid.native import GridSearch
 from cpwords.puzzles.word_grid.problem import GridProblem, shuffled_order
 
@@ -158,13 +159,17 @@ def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     leaves summed so far are a lower bound on the raw count (and that bound over the group
     order one on the count modulo symmetry); with distinct words the terms of the
     inclusion–exclusion carry signs, so no count is reported, only how many terms were done.
+    That is why, with distinct words and a time limit, a sum-product estimated to take longer
+    than the time left is not started (:func:`.count.grids_plan`): listing grids bounds the count
+    from below instead.
     """
     progress = CountProgress()
     workers = worker_count(spec.workers)[0]
+    refused: TooLargeToContract | None = None
     try:
         counted = count_grids(problem, budget=budget, workers=workers, progress=progress)
-    except TooLargeToContract:
-        counted = None
+    except TooLargeToContract as exc:
+        counted, refused = None, exc
     except SearchTimeout:
         return _stopped_sum_product(problem, progress, budget)
     if counted is not None:
@@ -173,7 +178,19 @@ def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
             "contractions": counted.contractions, "workers": workers})
     _grids, n, raw, complete, nodes = enumerate_grids(problem, budget, keep=False)
     found = Found(count=n, stats={"raw_count": raw, "method": "enumeration", "nodes": nodes})
-    return found if complete else found.stop(budget.reason)
+    if isinstance(refused, BeyondTimeLeft) and math.isfinite(refused.seconds):
+        found.stats["sum_product_estimate_s"] = round(refused.seconds, 1)
+    if complete:
+        return found
+    found.stop(budget.reason)
+    why = ("the shape is too large for the exact sum-product" if not isinstance(refused, BeyondTimeLeft)
+           else f"the exact sum-product is estimated at {refused.seconds:,.1f} s of work, more than the time left"
+           if math.isfinite(refused.seconds) else "the exact sum-product would take far more than the time left")
+    found.message = (f"{_cause(found.stopped)} before any grid was found (grids are listed one by one: {why})"
+                     if n == 0 else
+                     f"{_cause(found.stopped)}: the counts are lower bounds (at least {raw:,} grids, at least {n:,} "
+                     f"modulo symmetry, listed one by one: {why})")
+    return found
 
 
 def _stopped_sum_product(problem: GridProblem, progress: CountProgress, budget: Budget) -> Found:
