@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.engines.budget import Budget
+from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.parallel import parallel_map
 from cpwords.engines.workers import start_method
 from cpwords.geometry import Symmetry
@@ -75,6 +75,9 @@ MAX_INTERMEDIATE = 60_000_000
 MAX_FLOPS = 2e10
 #: A plan estimated to take less than this many seconds runs in this process: workers would not pay off.
 POOL_MIN_SECONDS = 0.5
+#: Share of the time left that planning the grids' own term may take, with distinct words
+#: (:func:`grids_plan`): a count whose planning takes longer could not finish anyway.
+PLAN_SHARE = 0.5
 #: Terms with more outer leaves than this are split into chunks by :func:`count_terms`.
 CHUNK_LEAVES = 8192
 _SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -346,8 +349,9 @@ def grids_plan(problem: GridProblem, arrays: dict[int, np.ndarray], budget: Budg
     the count says so at once instead of after listing millions of partitions (an open 5×5 has
     115,975). With distinct words and a time limit the planner is also told the time left (times
     the workers): a partial sum of signed terms bounds nothing, so a count that cannot finish
-    raises BeyondTimeLeft and the caller counts by listing grids instead, which bounds from below.
-    ``workers=None`` (the shards of a cluster of unknown size) never refuses by the time left.
+    raises BeyondTimeLeft and the caller counts by listing grids instead, which bounds from below;
+    so does a plan that takes more than :data:`PLAN_SHARE` of the time left to make (the 7×7
+    Gridle's takes about a second). ``workers=None`` (the shards of a cluster of unknown size) never refuses by the time left.
 
     Raises
     ------
@@ -358,8 +362,16 @@ def grids_plan(problem: GridProblem, arrays: dict[int, np.ndarray], budget: Budg
         _check_partitions(_length_groups(problem))  # before planning: too many terms is quicker to tell
     left = _seconds_left(budget) if problem.distinct and workers is not None else None
     identity = next(g for g in problem.group if g.is_identity)
-    return _plan(problem, identity, _singletons(problem), arrays, budget,
-                 None if left is None or workers is None else left * max(1, workers))
+    if left is None or workers is None:
+        return _plan(problem, identity, _singletons(problem), arrays, budget)
+    child = getattr(budget, "child", None)
+    planning = child(left * PLAN_SHARE) if callable(child) else budget
+    try:
+        return _plan(problem, identity, _singletons(problem), arrays, planning, left * max(1, workers))
+    except SearchTimeout:
+        if budget is None or budget.expired():
+            raise
+        raise BeyondTimeLeft(math.inf, left, planning=True) from None  # no time left to count
 
 
 def _seconds_left(budget: BudgetLike | None) -> float | None:
@@ -393,7 +405,7 @@ def count_terms(problem: GridProblem, *, chunk_leaves: int = CHUNK_LEAVES,
         When some term's network cannot be contracted in reasonable time.
     """
     arrays = word_arrays(problem)
-    first: NetworkPlan | None = grids_plan(problem, arrays, budget, workers=None)
+    first = grids_plan(problem, arrays, budget, workers=None) if problem.distinct else None
     terms: list[Term] = []
     for g, possible in _group_elements(problem):
         if not possible:
@@ -574,7 +586,8 @@ def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, worke
     """
     progress = progress if progress is not None else CountProgress()
     arrays = word_arrays(problem)
-    first: NetworkPlan | None = grids_plan(problem, arrays, budget, workers)
+    # with distinct words, the grids' own term first: it may refuse the whole count at once
+    first = grids_plan(problem, arrays, budget, workers) if problem.distinct else None
     elements = _group_elements(problem)
     classes = {g.name: _term_classes(problem, g, budget) if possible else [] for g, possible in elements}
     progress.terms = sum(len(c) for c in classes.values())

@@ -38,14 +38,18 @@ class BeyondTimeLeft(TooLargeToContract):
 
     Attributes
     ----------
-    seconds: the estimate (infinite when every plan was refused on the way).
+    seconds: the estimate (infinite when every plan was refused on the way, or when planning
+        itself took the share of the time it had).
     left: the seconds that were left.
+    planning: True when planning ran out of its share of the time before an estimate was made.
     """
 
-    def __init__(self, seconds: float, left: float) -> None:
-        super().__init__(f"the exact count is estimated to take {seconds:,.1f} s, more than the {left:,.1f} s left")
+    def __init__(self, seconds: float, left: float, planning: bool = False) -> None:
+        super().__init__(f"planning the exact count took more than its share of the {left:,.1f} s left" if planning
+                         else f"the exact count is estimated to take {seconds:,.1f} s, more than the {left:,.1f} s left")
         self.seconds = seconds
         self.left = left
+        self.planning = planning
 
 
 class BudgetLike(Protocol):

@@ -184,6 +184,7 @@ def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
         return found
     found.stop(budget.reason)
     why = ("the shape is too large for the exact sum-product" if not isinstance(refused, BeyondTimeLeft)
+           else "planning the exact sum-product took half the time left" if refused.planning
            else f"the exact sum-product is estimated at {refused.seconds:,.1f} s of work, more than the time left"
            if math.isfinite(refused.seconds) else "the exact sum-product would take far more than the time left")
     found.message = (f"{_cause(found.stopped)} before any grid was found (grids are listed one by one: {why})"
@@ -197,6 +198,10 @@ def _stopped_sum_product(problem: GridProblem, progress: CountProgress, budget: 
     """What a sum-product count cut short by the budget proved (see :func:`count`)."""
     stats: dict[str, Any] = {"method": "sum-product", "terms": progress.terms, "terms_done": progress.terms_done}
     lower = progress.raw_at_least
+    if lower is None and not progress.terms:
+        found = Found(count=None, stats=stats).stop(budget.reason)
+        found.message = f"{_cause(found.stopped)} while the exact count was planned: no bound to report yet"
+        return found
     if lower is None:
         found = Found(count=None, stats=stats).stop(budget.reason)
         found.message = (f"{_cause(found.stopped)} after {progress.terms_done:,} of the {progress.terms:,} terms of "
