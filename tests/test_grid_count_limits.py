@@ -160,7 +160,7 @@ def test_a_step_over_several_tensors_reports_what_it_makes(monkeypatch: pytest.M
     """np.einsum_path's greedy order may join four tensors in one step and call its largest
     intermediate 1 element; the plan's figure is what the contraction really makes, so that the
     memory cap on dense plans holds."""
-    var_lists = [(0, 1, 2), (2, 3, 4), (4, 5, 0), (1, 3, 5)]
+    var_lists: list[tuple[int, ...]] = [(0, 1, 2), (2, 3, 4), (4, 5, 0), (1, 3, 5)]
     sizes = dict.fromkeys(range(6), 6)
     path, _flops, largest = count_engine.einsum_plan(var_lists, sizes, optimal=False)
     made: list[int] = []
@@ -173,7 +173,8 @@ def test_a_step_over_several_tensors_reports_what_it_makes(monkeypatch: pytest.M
 
     monkeypatch.setattr(count_engine, "_pair", recording)
     rng = np.random.default_rng(1)
-    ops = [(vs, rng.integers(0, 3, size=[6] * 3).astype(np.float64)) for vs in var_lists]
+    ops: list[tuple[tuple[int, ...], np.ndarray]] = [(vs, rng.integers(0, 3, size=[6] * 3).astype(np.float64))
+                                                     for vs in var_lists]
     value = count_engine.contract(ops, path)
     assert value == int(np.einsum("abc,cde,efa,bdf->", *[o for _, o in ops]))
     assert made and largest >= max(made)
@@ -184,8 +185,9 @@ def test_partitions_come_in_the_same_order_as_before(tmp_path: Path) -> None:
     lazily must not change their order (all groups' partitions, the first group outermost)."""
     shape = tmp_path / "two-lengths.yaml"
     shape.write_text('rows:\n  - "....."\n  - ".#.#."\n  - "....."\n')
-    problem = prepare(WordGridSpec(shape=str(shape), task="count", engine="native",
-                                   dictionary={"words": ["abcde", "aaaaa", "edcba", "ada", "bob", "aba"]}))
+    problem = prepare(WordGridSpec.model_validate({
+        "kind": "word_grid", "shape": str(shape), "task": "count", "engine": "native",
+        "dictionary": {"words": ["abcde", "aaaaa", "edcba", "ada", "bob", "aba"]}}))
     groups: dict[int, list[int]] = {}
     for s, slot in enumerate(problem.slots):
         groups.setdefault(len(slot), []).append(s)
