@@ -189,8 +189,8 @@ def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
            if math.isfinite(refused.seconds) else "the exact sum-product would take far more than the time left")
     found.message = (f"{_cause(found.stopped)} before any grid was found (grids are listed one by one: {why})"
                      if n == 0 else
-                     f"{_cause(found.stopped)}: the counts are lower bounds (at least {raw:,} grids, at least {n:,} "
-                     f"modulo symmetry, listed one by one: {why})")
+                     f"{_cause(found.stopped)}: the counts are lower bounds (at least {raw:,} grid{'s' * (raw != 1)}, "
+                     f"at least {n:,} modulo symmetry, listed one by one: {why})")
     return found
 
 
