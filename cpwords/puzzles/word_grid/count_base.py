@@ -16,6 +16,9 @@ FLOAT32_LIMIT = 2.0 ** 23
 MAX_ESTIMATED_SECONDS = 7 * 24 * 3600.0
 #: Largest dense intermediate (elements) a dense contraction may create.
 MAX_DENSE_ELEMENTS = 20_000_000
+#: Most elements of one contraction's dense tables together (float64: 320 MB; its largest
+#: intermediate comes on top, so one contraction stays under half a gigabyte).
+MAX_TABLE_ELEMENTS = 2 * MAX_DENSE_ELEMENTS
 #: Most cut variables the generic plan conditions on.
 MAX_CUT = 6
 #: Most leaves a cut may have (memory for the list of assignments).

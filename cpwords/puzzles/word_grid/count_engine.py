@@ -49,6 +49,7 @@ from cpwords.puzzles.word_grid.count_base import (
     MAX_DENSE_ELEMENTS,
     MAX_ESTIMATED_SECONDS,
     MAX_LEAVES,
+    MAX_TABLE_ELEMENTS,
     BeyondTimeLeft,
     BudgetLike,
     ComponentPlan,
@@ -353,6 +354,7 @@ class DensePlan(ComponentPlan):
         self.dom = _domains(factors, nvars, size)
         self.index = np.cumsum(self.dom, axis=1) - 1
         sizes = {v: int(self.dom[v].sum()) for f in factors for v in f.vars}
+        self.table_elements = sum(math.prod(sizes[v] for v in f.vars) for f in factors)
         self.path, self.flops, self.largest = einsum_plan([f.vars for f in factors], sizes)
         self.seconds = LEAF_OVERHEAD_S + self.flops / FLOP_RATE
 
@@ -490,7 +492,7 @@ class CutPlan(ComponentPlan):
             dom = got[0]
             var_lists = [vs for vs, _, _ in self.static] + [vs for vs, _, _ in got[1]]
             sizes = {v: int(dom[v].sum()) for vs in var_lists for v in vs}
-            if any(math.prod(sizes[v] for v in vs) > MAX_DENSE_ELEMENTS for vs in var_lists):
+            if sum(math.prod(sizes[v] for v in vs) for vs in var_lists) > MAX_TABLE_ELEMENTS:
                 return math.inf  # a leaf's own tables would not fit
             path, fl, largest = einsum_plan(var_lists, sizes)
             if largest > MAX_DENSE_ELEMENTS:
@@ -629,7 +631,7 @@ def plan_component(factors: list[Factor], nvars: int, size: int, budget: BudgetL
     options: list[tuple[float, ComponentPlan]] = []
     try:
         dense = DensePlan(factors, nvars, size)
-        if dense.largest <= MAX_DENSE_ELEMENTS:
+        if dense.largest <= MAX_DENSE_ELEMENTS and dense.table_elements <= MAX_TABLE_ELEMENTS:
             options.append((dense.seconds, dense))
     except TooLargeToContract:
         pass
