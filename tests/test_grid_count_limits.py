@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 import cpwords
 from cpwords.engines.budget import Budget
-from cpwords.puzzles.word_grid import count_engine
+from cpwords.puzzles.word_grid import count_cut, count_dense
 from cpwords.puzzles.word_grid.count import BeyondTimeLeft, grids_plan, set_partitions, slot_partitions
 from cpwords.puzzles.word_grid.count_network import Factor, word_arrays
 from cpwords.puzzles.word_grid.problem import prepare
@@ -138,11 +138,11 @@ def test_cut_leaves_listed_in_pieces_are_every_consistent_assignment(case: tuple
     cut = sorted({v for f in factors for v in f.vars})[:3]
     dom = np.ones((nvars, size), dtype=bool)
     mp = pytest.MonkeyPatch()
-    mp.setattr(count_engine, "EXPAND_ROWS", expand)
-    mp.setattr(count_engine, "LOOKUP_CODES", 1 << 24 if lookup else 0)
+    mp.setattr(count_cut, "EXPAND_ROWS", expand)
+    mp.setattr(count_cut, "LOOKUP_CODES", 1 << 24 if lookup else 0)
     try:
-        leaves = count_engine._cut_leaves(factors, cut, dom)
-        few = count_engine._cut_leaves(factors, cut, dom, limit=0)
+        leaves = count_cut._cut_leaves(factors, cut, dom)
+        few = count_cut._cut_leaves(factors, cut, dom, limit=0)
     finally:
         mp.undo()
     allowed = []
@@ -162,20 +162,20 @@ def test_a_step_over_several_tensors_reports_what_it_makes(monkeypatch: pytest.M
     memory cap on dense plans holds."""
     var_lists: list[tuple[int, ...]] = [(0, 1, 2), (2, 3, 4), (4, 5, 0), (1, 3, 5)]
     sizes = dict.fromkeys(range(6), 6)
-    path, _flops, largest = count_engine.einsum_plan(var_lists, sizes, optimal=False)
+    path, _flops, largest = count_dense.einsum_plan(var_lists, sizes, optimal=False)
     made: list[int] = []
-    pair = count_engine._pair
+    pair = count_dense._pair
 
     def recording(*args: object) -> tuple[tuple[int, ...], np.ndarray]:
         out = pair(*args)  # type: ignore[arg-type]
         made.append(out[1].size)
         return out
 
-    monkeypatch.setattr(count_engine, "_pair", recording)
+    monkeypatch.setattr(count_dense, "_pair", recording)
     rng = np.random.default_rng(1)
     ops: list[tuple[tuple[int, ...], np.ndarray]] = [(vs, rng.integers(0, 3, size=[6] * 3).astype(np.float64))
                                                      for vs in var_lists]
-    value = count_engine.contract(ops, path)
+    value = count_dense.contract(ops, path)
     assert value == int(np.einsum("abc,cde,efa,bdf->", *[o for _, o in ops]))
     assert made and largest >= max(made)
 
