@@ -65,8 +65,9 @@ from cpwords.puzzles.word_grid.count_network import build_network, cell_classes,
 from cpwords.puzzles.word_grid.problem import GridProblem
 
 __all__ = [
-    "BeyondTimeLeft", "CountProgress", "GridCount", "Term", "TooLargeToContract", "combine_terms", "count_grids", "count_grids_einsum",
-    "count_term", "count_terms", "describe_terms", "identified_count", "set_partitions", "slot_partitions",
+    "BeyondTimeLeft", "CountProgress", "GridCount", "Term", "TooLargeToContract", "combine_terms", "count_grids",
+    "count_grids_einsum", "count_term", "count_terms", "describe_terms", "grids_plan", "identified_count",
+    "set_partitions", "slot_partitions",
 ]
 
 #: Largest intermediate tensor (elements) the plain einsum counter accepts.
@@ -351,7 +352,8 @@ def grids_plan(problem: GridProblem, arrays: dict[int, np.ndarray], budget: Budg
     the workers): a partial sum of signed terms bounds nothing, so a count that cannot finish
     raises BeyondTimeLeft and the caller counts by listing grids instead, which bounds from below;
     so does a plan that takes more than :data:`PLAN_SHARE` of the time left to make (the 7×7
-    Gridle's takes about a second). ``workers=None`` (the shards of a cluster of unknown size) never refuses by the time left.
+    Gridle's takes about a second). ``workers=None`` (the shards of a cluster of unknown size)
+    never refuses by the time left.
 
     Raises
     ------

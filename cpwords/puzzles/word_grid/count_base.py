@@ -48,8 +48,9 @@ class BeyondTimeLeft(TooLargeToContract):
     """
 
     def __init__(self, seconds: float, left: float, planning: bool = False) -> None:
-        super().__init__(f"planning the exact count took more than its share of the {left:,.1f} s left" if planning
-                         else f"the exact count is estimated to take {seconds:,.1f} s, more than the {left:,.1f} s left")
+        said = (f"planning the exact count took more than its share of the {left:,.1f} s left" if planning
+                else f"the exact count is estimated to take {seconds:,.1f} s, more than the {left:,.1f} s left")
+        super().__init__(said)
         self.seconds = seconds
         self.left = left
         self.planning = planning

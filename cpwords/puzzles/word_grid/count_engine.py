@@ -48,8 +48,9 @@ from cpwords.puzzles.word_grid.count_dense import _densify, _domains, contract, 
 from cpwords.puzzles.word_grid.count_k44 import K44Plan, crossing_grid
 from cpwords.puzzles.word_grid.count_network import Factor, Network, _UnionFind
 
-__all__ = ["BeyondTimeLeft", "BudgetLike", "ComponentPlan", "CutPlan", "DensePlan", "NetworkPlan", "TooLargeToContract",
-           "components", "contract", "einsum_plan", "plan_component", "prune", "single_threaded_blas"]
+__all__ = ["BeyondTimeLeft", "BudgetLike", "ComponentPlan", "CutPlan", "DensePlan", "NetworkPlan",
+           "TooLargeToContract", "components", "contract", "einsum_plan", "plan_component", "prune",
+           "single_threaded_blas"]
 
 
 # ---------------------------------------------------------------- BLAS threads
