@@ -29,8 +29,11 @@ from cpwords.puzzles.loading import load_specs, loads_specs, parse_spec
 from cpwords.results import Result, Status
 from cpwords.specs import BaseSpec
 
-#: Seconds the independent check may run past the time limit before unchecked answers are dropped.
+#: Seconds past the time limit by which the independent check ends (the listing's conversion,
+#: ``found.CONVERT_GRACE_S``, shares them): the answers not reached are kept, marked unchecked.
 CHECK_GRACE_S = 0.5
+#: Seconds a check that starts after that (a slow start on an empty cache) still gets.
+CHECK_LATE_S = 0.1
 #: Solutions a kind's all-at-once checker gets per call (the time limit is looked at between calls).
 CHECK_CHUNK = 2048
 #: Fields every spec shares that no spec's own validators read: replaced without re-validating the spec.
@@ -246,7 +249,7 @@ def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budg
     except SearchTimeout as exc:
         # A search that let its budget's signal out before it had anything: no answer in time.
         result = Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task,
-                        message="the time limit was reached before any answer was found",
+                        message=getattr(exc, "message", "the time limit was reached before any answer was found"),
                         stats={"stopped": budget.reason or str(exc)})
     _finish(result, prepared, round(time.perf_counter() - t0, 6), budget)
     if check and result.solutions:
@@ -458,9 +461,10 @@ def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Bud
     problems: list[str] = []
     checked = 0
     solutions = result.solutions
-    # The check gets its grace even when it starts late (a slow start on an empty cache): a few
-    # answers found past the deadline are still checked, not shown unchecked.
-    end = None if budget.deadline is None else max(budget.deadline, time.monotonic()) + CHECK_GRACE_S
+    # The check ends half a second past the deadline, the listing's conversion included, so that
+    # the whole command keeps its promise; one that starts later than that (a slow start on an
+    # empty cache) still checks the answers of a short moment, not none.
+    end = None if budget.deadline is None else max(budget.deadline + CHECK_GRACE_S, time.monotonic() + CHECK_LATE_S)
     if kind.checker_all is not None:
         check_all = kind.load(kind.checker_all)
         for start in range(0, len(solutions), CHECK_CHUNK):

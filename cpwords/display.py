@@ -167,6 +167,24 @@ class PlainTable:
             yield Text(line)
 
 
+class PlainLines:
+    """Lines of plain text made as they are printed (piped output of thousands of answers drawn
+    in several lines each): :func:`cpwords.output.emit` writes them in batches, without building
+    a rich object a line. Printable by rich as well.
+    """
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines = lines
+
+    def lines(self) -> Iterator[str]:
+        """The lines, without line ends."""
+        yield from self._lines
+
+    def __rich_console__(self, console: Console, options: Any) -> Iterator[Any]:
+        for line in self.lines():
+            yield Text(line)
+
+
 @contextmanager
 def terminal_progress(description: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
     """A :class:`~cpwords.engines.budget.Progress` for the terminal: yields ``advance(n)`` and

@@ -45,7 +45,7 @@ def emit(renderable: Any, file: IO[str] | None = None) -> None:
     if isinstance(renderable, Text) and not console.is_terminal:
         out.write(renderable.plain + "\n")
         return
-    if isinstance(renderable, display.PlainTable):
+    if isinstance(renderable, (display.PlainTable, display.PlainLines)):
         batch: list[str] = []
         for line in renderable.lines():
             batch.append(line)

@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Protocol
 
 from cpwords.errors import CpwordsError
@@ -35,6 +36,62 @@ Advance = Callable[[int], None]
 
 class SearchTimeout(CpwordsError):
     """A search passed the end of its budget (time limit or stop request)."""
+
+
+#: Seconds past the deadline a one-time build (a dictionary's index, kept in the disk cache for
+#: every later run) may go on to finish, rather than be thrown away a moment before it is done.
+BUILD_GRACE_S = 0.5
+
+#: How a stop is told in messages, by its reason.
+CAUSES = {"time_limit": "the time limit was reached", "interrupted": "the run was interrupted"}
+
+
+class BuildStopped(SearchTimeout):
+    """The budget ended while a dictionary's one-time index was being built; :attr:`message`
+    names it in the user's words (nothing is kept: the next run builds it again)."""
+
+    def __init__(self, reason: str | None, what: str) -> None:
+        super().__init__(reason or "time_limit")
+        self.reason = reason or "time_limit"
+        self.message = (f"{CAUSES.get(self.reason, 'the run stopped')} while {what} was being built "
+                        "(a one-time build, kept in the cache once it completes: give the first run "
+                        "of a big dictionary a longer time limit)")
+
+
+#: The budget that one-time builds started in this context answer to (see :func:`builds_within`).
+_BUILD_BUDGET: ContextVar[Budget | None] = ContextVar("cpwords_build_budget", default=None)
+
+
+@contextmanager
+def builds_within(budget: Budget | None) -> Iterator[None]:
+    """Run a solve's one-time builds (a dictionary's index, built deep inside a loader and kept
+    in the disk cache) under ``budget``: each stage of a build calls :func:`build_checkpoint`."""
+    token = _BUILD_BUDGET.set(budget)
+    try:
+        yield
+    finally:
+        _BUILD_BUDGET.reset(token)
+
+
+def build_checkpoint(what: str) -> None:
+    """Between the stages of a one-time build of ``what``: raises :class:`BuildStopped` once the
+    budget of :func:`builds_within` is stopped or :data:`BUILD_GRACE_S` past its deadline (outside
+    a solve, or without a limit, nothing happens).
+
+    >>> build_checkpoint("the trie of scowl-95")  # no budget here: build freely
+    >>> b = Budget(0.0)
+    >>> with builds_within(b):
+    ...     build_checkpoint("the trie of scowl-95")  # within the grace
+    ...     b.stop("interrupted"); build_checkpoint("the trie of scowl-95")
+    Traceback (most recent call last):
+    cpwords.engines.budget.BuildStopped: interrupted
+    """
+    budget = _BUILD_BUDGET.get()
+    if budget is None:
+        return
+    if budget.stopped or (budget.deadline is not None and time.monotonic() > budget.deadline + BUILD_GRACE_S):
+        budget.expired()  # sets the reason
+        raise BuildStopped(budget.reason, what)
 
 
 class MemoryBudgetExceeded(CpwordsError):

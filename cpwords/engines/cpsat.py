@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from ortools.sat.python import cp_model
 
-from cpwords.engines.budget import Budget, SearchTimeout
+from cpwords.engines.budget import CAUSES, Budget, SearchTimeout
 from cpwords.engines.found import SOLVER, TIME_LIMIT, Found
 from cpwords.results import Status
 
@@ -51,17 +51,13 @@ LOAD_S_PER_ENTRY = 4e-6
 #: starts after ours, so a run it ends with more left did not end on the time limit.
 EARLY_S = 0.25
 
-#: How a limit reached before or while a model is loaded is told.
-_CAUSES = {"time_limit": "the time limit was reached", "interrupted": "the run was interrupted"}
-
-
 class BuildTimeout(SearchTimeout):
     """The budget ended while a model was being built; ``message`` says so in the user's words."""
 
     def __init__(self, reason: str | None) -> None:
         super().__init__(reason or "time_limit")
         self.reason = reason or "time_limit"
-        self.message = f"{_CAUSES.get(self.reason, 'the run stopped')} while the CP-SAT model was being built"
+        self.message = f"{CAUSES.get(self.reason, 'the run stopped')} while the CP-SAT model was being built"
 
     def found(self) -> Found:
         """What the task found: nothing, stopped for this reason, with the message."""

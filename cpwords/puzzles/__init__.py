@@ -213,6 +213,12 @@ class PuzzleKind:
         ``search`` hook may wrap it), then the kind's ``result`` hook turns what the engine found
         into the Result. A search that stops on a limit of its own (time, memory) still ends in a
         Result, saying why."""
+        from cpwords.engines.budget import builds_within
+
+        with builds_within(budget):  # a dictionary's first use builds its index within the limit
+            return self._solve(spec, budget)
+
+    def _solve(self, spec: BaseSpec, budget: Budget) -> Result:
         from cpwords.engines.budget import MemoryBudgetExceeded, SearchTimeout
         from cpwords.engines.found import MEMORY, Found
 
@@ -227,8 +233,8 @@ class PuzzleKind:
             try:
                 found = (search(prepared.problem, spec, budget, self.run) if search is not None
                          else self.run(prepared.problem, spec, budget))
-            except SearchTimeout as exc:
-                found = Found().stop(exc.args[0] if exc.args else budget.reason)
+            except SearchTimeout as exc:  # a build's says what it was building
+                found = Found(message=getattr(exc, "message", None)).stop(exc.args[0] if exc.args else budget.reason)
             except MemoryBudgetExceeded as exc:
                 found = Found(message=str(exc)).stop(MEMORY)
             found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))

@@ -108,12 +108,12 @@ def _packed_keys(words: np.ndarray) -> tuple[list[np.ndarray], list[tuple[int, n
     return keys, masks
 
 
-def group_arrays(words: Sequence[str], offsets: np.ndarray, links: np.ndarray,
-                 alphabetical: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def group_arrays(words: Sequence[str], offsets: np.ndarray, links: np.ndarray, alphabetical: np.ndarray,
+                 check: Callable[[], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(group of each word, size of each group, length of each group)`` as the reference
     :func:`.index.word_groups` gives them: groups numbered from 1 by word length, then by their
     alphabetically first word; index 0 of the per-group arrays unused. ``alphabetical`` is the
-    word ids in alphabetical order.
+    word ids in alphabetical order. ``check`` runs between passes and may raise to stop the build.
 
     >>> o, l = link_arrays(["cot", "cat", "dog"])
     >>> [a.tolist() for a in group_arrays(["cot", "cat", "dog"], o, l, np.array([1, 0, 2]))]
@@ -124,6 +124,8 @@ def group_arrays(words: Sequence[str], offsets: np.ndarray, links: np.ndarray,
     src = np.repeat(np.arange(n, dtype=np.int64), np.diff(offsets).astype(np.int64))
     dst = links.astype(np.int64)
     while True:
+        if check is not None:
+            check()
         ps, pd = parent[src], parent[dst]
         differ = ps != pd
         if not differ.any():
@@ -160,11 +162,13 @@ def landmark_arrays(
     min_group: int = MIN_GROUP,
     groups: Iterable[int] | None = None,
     tables: list[array] | None = None,
+    check: Callable[[], None] | None = None,
 ) -> list[array]:
     """Exactly the tables of :func:`.landmarks.landmark_tables`, for every group at once with numpy.
 
     ``groups``: only these group numbers (the entries of other words are left as they are);
-    ``tables``: ``k`` tables to fill in place (default: new tables of zeros).
+    ``tables``: ``k`` tables to fill in place (default: new tables of zeros); ``check`` runs
+    between rounds of relaxation and may raise to stop.
 
     The groups are disjoint, so one distance array holds the distances from one source in each
     group; each round of landmarks is one vectorised Bellman-Ford run over the CSR links
@@ -201,11 +205,11 @@ def landmark_arrays(
         top = np.repeat(np.maximum.reduceat(values, seg), sizes[big])
         return np.minimum.reduceat(np.where(values == top, local, len(local)), seg)
 
-    spread = _distances(graph, seg)
+    spread = _distances(graph, seg, check)
     total = np.zeros(len(members), dtype=np.int64)
     landmark = first_greatest(spread)
     for j in range(k):
-        dist = _distances(graph, landmark)
+        dist = _distances(graph, landmark, check)
         np.frombuffer(tables[j], dtype=np.int32)[members] = np.minimum(dist, CAP)  # writes through
         total += dist
         total[landmark] = -1  # never chosen twice in a row (as the reference does)
@@ -224,7 +228,8 @@ def _subgraph(offsets: np.ndarray, links: np.ndarray, rareness: np.ndarray,
     return sub_offsets, renumber[links[at]], rareness[members]
 
 
-def _distances(graph: tuple[np.ndarray, np.ndarray, np.ndarray], sources: np.ndarray) -> np.ndarray:
+def _distances(graph: tuple[np.ndarray, np.ndarray, np.ndarray], sources: np.ndarray,
+               check: Callable[[], None] | None = None) -> np.ndarray:
     """W-distances from the nearest of ``sources`` (one per group here), exact.
 
     Bellman-Ford rounds that relax only words whose distance dropped since they were last
@@ -236,7 +241,11 @@ def _distances(graph: tuple[np.ndarray, np.ndarray, np.ndarray], sources: np.nda
     dist[sources] = 0
     pending = np.zeros(len(rareness), dtype=bool)
     pending[sources] = True
+    rounds = 0
     while True:
+        rounds += 1
+        if check is not None and rounds % 16 == 0:
+            check()
         waiting = np.flatnonzero(pending)
         if not len(waiting):
             return dist

@@ -20,6 +20,7 @@ Example
 
 from __future__ import annotations
 
+import functools
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from cpwords.engines.budget import build_checkpoint
 from cpwords.puzzles.ladder.landmarks import LANDMARKS, MIN_GROUP
 
 if TYPE_CHECKING:
@@ -179,8 +181,9 @@ class LadderIndex:
         def view(values: array) -> np.ndarray:
             return np.frombuffer(values, dtype=np.int32 if values.typecode == "i" else np.int64)
 
+        check = functools.partial(build_checkpoint, f"the landmark tables of group {g} of {self.label}")
         tables = landmark_arrays(view(self.offsets), view(self.links), view(self.rareness), view(self.group_order),
-                                 view(self.group_starts), groups=[g])
+                                 view(self.group_starts), groups=[g], check=check)
         members = view(self.members(g))
         return b"".join(view(table)[members].tobytes() for table in tables)
 
@@ -331,10 +334,13 @@ def build_index(lexicon: Lexicon) -> LadderIndex:
 
     from cpwords.puzzles.ladder.arrays import group_arrays, link_arrays
 
+    check = functools.partial(build_checkpoint, f"the ladder index of {lexicon.label}")
     words = list(lexicon)
-    link_offsets, link_targets = link_arrays(words)
+    link_offsets, link_targets = link_arrays(words, check)
+    check()
     alphabetical = np.array(sorted(range(len(words)), key=words.__getitem__), dtype=np.int64)
-    group_np, sizes_np, lengths_np = group_arrays(words, link_offsets, link_targets, alphabetical)
+    group_np, sizes_np, lengths_np = group_arrays(words, link_offsets, link_targets, alphabetical, check)
+    check()
     group_order_np = np.argsort(group_np, kind="stable")  # stable: frequency order within a group
     starts_np = np.concatenate(([0], np.cumsum(sizes_np)))
     group_order, group_starts = _ints(group_order_np), _ints(starts_np)

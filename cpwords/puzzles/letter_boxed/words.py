@@ -7,6 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
+from cpwords.engines.budget import build_checkpoint
 from cpwords.lexicon import Lexicon, load_lexicon
 
 
@@ -104,17 +105,28 @@ _LEXICON_INDEX: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 def _lexicon_index(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
     key = lexicon.content_hash
     if key not in _LEXICON_INDEX:
-        masks = np.zeros(len(lexicon), dtype=np.uint32)
-        lengths = np.zeros(len(lexicon), dtype=np.int32)
-        index = lexicon.alphabet.index
-        for i, w in enumerate(lexicon):
-            m = 0
-            for ch in w:
-                m |= 1 << index[ch]
-            masks[i] = m
-            lengths[i] = len(w)
-        _LEXICON_INDEX[key] = (masks, lengths)
+        build_checkpoint(f"the Letter Boxed word table of {lexicon.label}")
+        _LEXICON_INDEX[key] = letter_masks(list(lexicon), lexicon.alphabet.index)
     return _LEXICON_INDEX[key]
+
+
+def letter_masks(words: list[str], index: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Letter masks (bit ``index[letter]`` for each letter of a word) and lengths of ``words``,
+    with numpy (two million words in a fraction of a second, where a loop a word took seconds).
+
+    >>> masks, lengths = letter_masks(["cab", "", "aa"], {"a": 0, "b": 1, "c": 2})
+    >>> masks.tolist(), lengths.tolist()
+    ([7, 0, 1], [3, 0, 2])
+    """
+    lengths = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
+    masks = np.zeros(len(words), dtype=np.uint32)
+    points = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
+    if points.size:
+        bit = np.zeros(max(map(ord, index)) + 1, dtype=np.uint32)
+        bit[[ord(ch) for ch in index]] = [1 << i for i in index.values()]
+        starts = (np.cumsum(lengths, dtype=np.int64) - lengths)[lengths > 0]
+        masks[lengths > 0] = np.bitwise_or.reduceat(bit[points], starts)
+    return masks, lengths
 
 
 def word_cost(lexicon: Lexicon, word: str, rank: str) -> int:

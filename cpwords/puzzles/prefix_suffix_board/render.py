@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -24,18 +25,34 @@ def board_text(board: Board, tokens: dict[str, str]) -> str:
     >>> board_text(b, {"p": "wat", "s": "er"}).strip()
     'wat-   -er'
     """
+    return board_drawer(board)(tokens)
+
+
+def board_drawer(board: Board) -> Callable[[dict[str, str]], str]:
+    """:func:`board_text` for many boards of one shape: the layout is worked out once (piped
+    output draws tens of thousands of boards)."""
     xs = [x for x, _ in board.positions]
     ys = [y for _, y in board.positions]
     width = (max(xs) - min(xs) + 1) * CELL
-    lines = [[" "] * width for _ in range(max(ys) - min(ys) + 1)]
+    height = max(ys) - min(ys) + 1
+    # each row's slots, left to right: (column, node name, label format)
+    rows: list[list[tuple[int, str, str]]] = [[] for _ in range(height)]
     for name, kind, (x, y) in zip(board.nodes, board.kinds, board.positions, strict=True):
-        label = tokens.get(name, "?")
-        label = f"{label}-" if kind == "prefix" else f"-{label}"
-        col = (x - min(xs)) * CELL
-        row = max(ys) - y
-        for k, ch in enumerate(label[:CELL - 1]):
-            lines[row][col + k] = ch
-    return "\n".join("".join(line).rstrip() for line in lines)
+        rows[max(ys) - y].append(((x - min(xs)) * CELL, name, "{}-" if kind == "prefix" else "-{}"))
+    for row in rows:
+        row.sort()
+
+    def draw(tokens: dict[str, str]) -> str:
+        lines = []
+        for row in rows:
+            line = [" "] * width
+            for col, name, form in row:
+                label = form.format(tokens.get(name, "?"))[:CELL - 1]
+                line[col:col + len(label)] = label
+            lines.append("".join(line).rstrip())
+        return "\n".join(lines)
+
+    return draw
 
 
 def render(spec: Any, result: Result) -> Any:
@@ -44,18 +61,15 @@ def render(spec: Any, result: Result) -> Any:
     if result.title:
         items.append(Text(display.safe(result.title), style="bold"))
     board = load_board(spec.board)
-    shown, hidden = display.screenful(result.solutions, lines_each=len(board_text(board, {}).splitlines()) + 2)
-    for i, sol in enumerate(shown):
-        tokens = getattr(sol, "tokens", {})
-        items.append(Text(f"board {i + 1}" if len(result.solutions) > 1 else "board", style="bold"))
-        items.append(Text(board_text(board, tokens)))
-        items.append(Text("words: " + " ".join(sol.words)))
-        completions, difficulty = getattr(sol, "completions", None), getattr(sol, "difficulty", None)
-        if completions is not None:
-            facts = f"completions of the suffixes (modulo symmetry): {completions}"
-            if difficulty is not None:
-                facts += f" · {difficulty.level} ({difficulty.score:g})"
-            items.append(Text(facts))
+    draw = board_drawer(board)
+    shown, hidden = display.screenful(result.solutions, lines_each=len(draw({}).splitlines()) + 2)
+    if display.is_terminal():
+        for i, sol in enumerate(shown):
+            items.append(Text(_heading(i, result), style="bold"))
+            items += [Text(line) for line in _board_lines(sol, draw)]
+    else:  # piped: every board, as plain lines made while they are written
+        items.append(display.PlainLines(line for i, sol in enumerate(shown)
+                                        for line in (_heading(i, result), *_board_lines(sol, draw))))
     if hidden:
         items.append(display.more_line(hidden, "boards"))
     if result.count is not None and result.task in ("count_boards", "count_suffix_sets"):
@@ -70,6 +84,22 @@ def render(spec: Any, result: Result) -> Any:
         items.append(Text(result.message))
     items.append(Text(display.status_line(result), style="dim"))
     return Group(*items)
+
+
+def _heading(i: int, result: Result) -> str:
+    return f"board {i + 1}" if len(result.solutions) > 1 else "board"
+
+
+def _board_lines(solution: Any, draw: Callable[[dict[str, str]], str]) -> list[str]:
+    """A board's picture, its words and (generated boards) its completions and difficulty."""
+    lines = [draw(getattr(solution, "tokens", {})), "words: " + " ".join(solution.words)]
+    completions, difficulty = getattr(solution, "completions", None), getattr(solution, "difficulty", None)
+    if completions is not None:
+        facts = f"completions of the suffixes (modulo symmetry): {completions}"
+        if difficulty is not None:
+            facts += f" · {difficulty.level} ({difficulty.score:g})"
+        lines.append(facts)
+    return lines
 
 
 def svgs(spec: Any, result: Result, *, answer: bool = True) -> list[str]:

@@ -21,6 +21,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cpwords.engines.budget import build_checkpoint
 from cpwords.errors import InputError
 from cpwords.geometry import Board, Symmetry, board_symmetries, load_board
 
@@ -170,6 +171,7 @@ def playable_cuts(words: list[str], prefix_length: tuple[int, int], suffix_lengt
     (plo, phi), (slo, shi) = prefix_length, suffix_length
     cuts = {(w[:k], w[k:]) for w in words for k in range(plo, phi + 1) if slo <= len(w) - k <= shi}
     while True:
+        build_checkpoint("the prefix and suffix tokens of the dictionary")
         prefix_words: dict[str, set[str]] = defaultdict(set)
         suffix_words: dict[str, set[str]] = defaultdict(set)
         for p, s in cuts:
@@ -186,7 +188,9 @@ def build_tokens(lexicon: Lexicon, prefix_length: tuple[int, int], suffix_length
                  min_prefix_words: int, min_suffix_words: int) -> TokenSet:
     """The :class:`TokenSet` of a lexicon (plurals dropped, pruned), ids in alphabetical order."""
     # Words of the dictionary's alphabet (a-z in English, with ñ or ä ö ü in Spanish or German).
+    build_checkpoint(f"the prefix and suffix tokens of {lexicon.label}")
     words = [w for w in lexicon.filtered(drop_plurals=True) if lexicon.alphabet.is_word(w)]
+    build_checkpoint(f"the prefix and suffix tokens of {lexicon.label}")
     cuts = playable_cuts(words, prefix_length, suffix_length, min_prefix_words, min_suffix_words)
     prefixes = tuple(sorted({p for p, _ in cuts}))
     suffixes = tuple(sorted({s for _, s in cuts}))

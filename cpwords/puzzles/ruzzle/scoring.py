@@ -31,14 +31,16 @@ overflow int64 are scored by the reference search instead.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from cpwords.alphabet import ENGLISH, Alphabet
+from cpwords.engines.budget import build_checkpoint
 from cpwords.lexicon.core import Lexicon
 from cpwords.puzzles.ruzzle.board import (
     BONUS_MULTIPLIERS,
@@ -111,9 +113,10 @@ class TrieTables:
         return len(self.base)
 
 
-def _derived(trie: Trie, alphabet: Alphabet = ENGLISH) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _derived(trie: Trie, alphabet: Alphabet = ENGLISH,
+             stage: Callable[[], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Child masks (int32), depths (int16) and letter sums (int32, the letter values of ``alphabet``'s
-    language) of every state of ``trie``."""
+    language) of every state of ``trie``. ``stage`` runs between rounds and may raise to stop."""
     letter_value = _letter_value_array(alphabet)
     base = np.frombuffer(trie.base, dtype=np.int32).astype(np.int64)
     check = np.frombuffer(trie.check, dtype=np.int32).astype(np.int64)
@@ -132,6 +135,8 @@ def _derived(trie: Trie, alphabet: Alphabet = ENGLISH) -> tuple[np.ndarray, np.n
     letter_sum = np.zeros(n, dtype=np.int64)
     letter_sum[child] = letter_value[letter]
     while up.any():
+        if stage is not None:
+            stage()
         depth += depth[up]
         letter_sum += letter_sum[up]
         up = up[up]
@@ -169,7 +174,8 @@ def load_trie_tables(lexicon: Lexicon) -> tuple[Trie, TrieTables]:
     trie, _ = load_trie(lexicon)
     # The tables follow the trie's state numbering, so its format version is part of the name.
     name = f"ruzzle-scoring-tables-trie{TRIE_CACHE_VERSION}"
-    derived = cached(lexicon, name, lambda: _derived(trie, lexicon.alphabet), version=TABLES_VERSION)
+    check = functools.partial(build_checkpoint, f"the Ruzzle scoring tables of {lexicon.label}")
+    derived = cached(lexicon, name, lambda: _derived(trie, lexicon.alphabet, check), version=TABLES_VERSION)
     if len(derived[0]) != len(trie.base):  # a trie rebuilt differently since: do not trust the file
         derived = _derived(trie, lexicon.alphabet)
     loaded = trie, _tables(trie, derived)

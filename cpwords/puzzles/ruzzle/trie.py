@@ -14,15 +14,17 @@ from which it loads in milliseconds.
 
 from __future__ import annotations
 
+import functools
 import time
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from cpwords.alphabet import ENGLISH, MAX_LETTERS, Alphabet
+from cpwords.engines.budget import build_checkpoint
 from cpwords.puzzles.ruzzle.board import Board, boggle_points, path_matters, tile_value
 
 if TYPE_CHECKING:
@@ -58,7 +60,8 @@ class Trie:
         return t if self.check[t] == state else -1
 
 
-def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> tuple[array, array, bytes, int]:
+def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH,
+                  stage: Callable[[], None] | None = None) -> tuple[array, array, bytes, int]:
     """Base, check and end arrays of the double-array trie of ``words`` (the cached form), built
     with numpy array operations (425,000 words of scowl-95 in about a second, where placing nodes
     one by one took 8-16 s).
@@ -69,8 +72,12 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> tuple[a
     its own, one slot per letter from its first child's letter to its last: a child's state is its
     parent's ``base`` plus its letter. The blocks follow each other after the first
     :data:`LETTER_SLOTS` slots (so no ``base`` is negative), about 2.3 slots a node.
+
+    ``stage`` runs between the stages and may raise to stop the build.
     """
+    stage = stage or _no_check
     ordered = sorted(words)
+    stage()
     n = len(ordered)
     if n == 0 or max(map(len, ordered)) == 0:
         size = 2 * LETTER_SLOTS + 1
@@ -89,6 +96,7 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> tuple[a
     codes = np.full((n, longest + 1), -1, np.int16)  # a word's letters, then -1
     starts = np.cumsum(lengths) - lengths
     codes[np.repeat(np.arange(n), lengths), np.arange(points.size) - np.repeat(starts, lengths)] = lookup[points]
+    stage()
     same = (codes[1:] == codes[:-1]) & (codes[1:] >= 0)
     lcp = np.zeros(n, np.int64)
     lcp[1:] = np.argmin(same, axis=1)  # the last column is never "same": argmin finds the first difference
@@ -100,6 +108,7 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> tuple[a
     shared = np.zeros(n, np.int64)
     index = np.arange(n)
     for d in np.unique(lcp[lcp > 0]).tolist():
+        stage()
         at = np.flatnonzero(lcp == d)
         last = np.maximum.accumulate(np.where(lcp < d, index, -1))[at - 1]
         shared[at] = first[last] + d - lcp[last] - 1
@@ -109,6 +118,7 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> tuple[a
     letter = codes[maker, depth - 1].astype(np.int64)
     parent = np.where(step == 0, shared[maker], np.arange(nodes - 1))
     word_node = np.where(new > 0, first + new - 1, shared)  # a repeated word makes no node
+    stage()
     low = np.full(nodes, 1 << 30, np.int64)
     high = np.full(nodes, -1, np.int64)
     np.minimum.at(low, parent, letter)
@@ -121,6 +131,7 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> tuple[a
     for d in range(longest):  # a level's states follow from its parents' bases
         level = by_depth[bounds[d]:bounds[d + 1]]
         state[level + 1] = node_base[parent[level]] + letter[level]
+    stage()
     size = LETTER_SLOTS + int(block.sum()) + LETTER_SLOTS + 1
     base = np.zeros(size, np.int32)
     check = np.full(size, _FREE, np.int32)
@@ -129,6 +140,10 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> tuple[a
     check[state[1:]] = state[parent]
     ends[state[word_node]] = 1
     return array("i", base.tobytes()), array("i", check.tobytes()), ends.tobytes(), nodes
+
+
+def _no_check() -> None:
+    pass
 
 
 def build_trie(words: Iterable[str], alphabet: Alphabet = ENGLISH) -> Trie:
@@ -149,7 +164,8 @@ def load_trie(lexicon) -> tuple[Trie, dict[str, float]]:
 
     def build() -> tuple[array, array, bytes, int]:
         built.append(1)
-        return _double_array(lexicon, lexicon.alphabet)
+        return _double_array(lexicon, lexicon.alphabet,
+                             functools.partial(build_checkpoint, f"the Ruzzle trie of {lexicon.label}"))
 
     trie = Trie(*cached(lexicon, "ruzzle-trie", build, version=CACHE_VERSION))
     return trie, {"index_s": round(time.perf_counter() - t0, 6), "trie_built": len(built), "trie_nodes": trie.nodes}

@@ -1,0 +1,77 @@
+"""A dictionary's one-time builds answer to the run's time limit (issue 24, items 3 and 6).
+
+The first use of a dictionary builds its index (the ladder's links and groups, Ruzzle's trie and
+scoring tables, Letter Boxed's letter masks, the prefix/suffix tokens) and keeps it in the disk
+cache. Each stage of a build looks at the run's budget: once it is stopped, or half a second past
+its deadline, the build ends and the result says, in the user's words, what was being built.
+These tests stop the budget before the run starts, so the first stage of a build on a word list
+nobody has used yet is where the run must end: no timing involved.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import cpwords
+from cpwords.engines.budget import BUILD_GRACE_S, Budget, BuildStopped, build_checkpoint, builds_within
+from cpwords.puzzles.letter_boxed.words import letter_masks
+from cpwords.puzzles.loading import parse_spec
+
+
+def _fresh_list(folder: Path, seed: int) -> Path:
+    """A word list no other test uses (its content hash, so every cache, is its own)."""
+    rng = random.Random(seed)
+    words = {"cold", "cord", "word", "warm", "ward", "card", "core", "wore", "worm", "ware"}
+    while len(words) < 3000:
+        words.add("".join(rng.choice("etaoinsrhldcumwpgfy") for _ in range(rng.randint(3, 7))))
+    path = folder / f"words-{seed}.txt"
+    path.write_text("\n".join(sorted(words)) + "\n")
+    return path
+
+
+SPECS = {
+    "the ladder index": {"kind": "ladder", "start": "cold", "target": "warm"},
+    "the Ruzzle trie": {"kind": "ruzzle", "grid": ["cold", "warm", "rest", "dine"]},
+    "the Letter Boxed word table": {"kind": "letter_boxed", "sides": ["cod", "lwa", "rmi", "etn"]},
+    "the prefix and suffix tokens": {"kind": "prefix_suffix_board", "seed": 1},
+}
+
+
+@pytest.mark.parametrize("what", sorted(SPECS))
+def test_a_stopped_run_ends_in_the_build_and_says_what_it_was_building(what: str, tmp_path: Path) -> None:
+    words = _fresh_list(tmp_path, seed=sorted(SPECS).index(what) + 100)
+    spec = parse_spec({**SPECS[what], "dictionary": {"path": str(words)}})
+    budget = Budget(None)
+    budget.stop("interrupted")
+    result = cpwords.solve(spec, budget=budget)
+    assert result.status == "unknown", (result.status, result.message)
+    assert result.message is not None and f"while {what} of" in result.message, result.message
+    assert "was being built" in result.message and result.stats["stopped"] == "interrupted"
+    assert result.solutions == []
+    # Without the stop, the same dictionary builds and answers (nothing half-built was kept).
+    again = cpwords.solve(spec)
+    assert again.status != "unknown" and "being built" not in (again.message or ""), again.message
+    assert cpwords.verify.check(spec, again) == []
+
+
+def test_a_build_gets_half_a_second_past_the_deadline_then_stops() -> None:
+    budget = Budget(0.0)
+    with builds_within(budget):
+        build_checkpoint("the trie of a list")  # at the deadline: within the grace, the build goes on
+        budget.deadline = budget.deadline - BUILD_GRACE_S - 0.01  # type: ignore[operator]
+        with pytest.raises(BuildStopped) as stopped:
+            build_checkpoint("the trie of a list")
+    assert stopped.value.message.startswith("the time limit was reached while the trie of a list was being built")
+    build_checkpoint("the trie of a list")  # outside a run: builds are free
+
+
+def test_letter_masks_agree_with_a_plain_loop() -> None:
+    rng = random.Random(5)
+    index = {ch: i for i, ch in enumerate("abcdefghijklmnopqrstuvwxyzäöü")}
+    words = ["".join(rng.choice(list(index)) for _ in range(rng.randint(0, 9))) for _ in range(2000)]
+    masks, lengths = letter_masks(words, index)
+    for word, mask, length in zip(words, masks.tolist(), lengths.tolist(), strict=True):
+        assert mask == sum({1 << index[ch] for ch in word}) and length == len(word)
