@@ -194,3 +194,30 @@ def test_partitions_come_in_the_same_order_as_before(tmp_path: Path) -> None:
     assert len(groups) == 2
     eager = [sum(parts, []) for parts in itertools.product(*[list(set_partitions(g)) for g in groups.values()])]
     assert [p for _mu, p in slot_partitions(problem)] == eager
+
+
+def test_a_sum_product_out_of_its_share_of_the_time_leaves_the_rest_to_listing(monkeypatch: pytest.MonkeyPatch,
+                                                                               tmp_path: Path) -> None:
+    """With distinct words and a time limit the sum-product gets 80% of the time; stopped there
+    (it bounds nothing), the rest lists grids: here all of them, so the count is exact again."""
+    from cpwords.engines.budget import SearchTimeout
+    from cpwords.puzzles.word_grid import native_tasks
+
+    shape = tmp_path / "ring.yaml"
+    shape.write_text("rows: ['...', '.#.', '...']\n")
+    spec = {"kind": "word_grid", "shape": str(shape), "task": "count", "engine": "native",
+            "dictionary": {"words": ["cat", "car", "tar", "ate", "tea", "rat", "art", "ear", "era", "are", "act"]}}
+    truth = cpwords.solve(spec)
+    given: list[float] = []
+
+    def slow(problem: object, *, budget: Budget, **kw: object) -> None:
+        given.append(budget.left() or 0.0)
+        while not budget.expired():
+            time.sleep(0.01)
+        raise SearchTimeout(budget.reason)
+
+    monkeypatch.setattr(native_tasks, "count_grids", slow)
+    result = cpwords.solve({**spec, "time_limit": 1.0})
+    assert given and given[0] <= 0.8 * 1.0 + 0.01
+    assert result.stats["method"] == "enumeration" and result.status == "optimal"
+    assert (result.count, result.stats["raw_count"], result.count_exact) == (truth.count, truth.stats["raw_count"], True)
