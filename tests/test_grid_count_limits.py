@@ -10,7 +10,8 @@ count from below.
 
 The commands run as a user runs them, after a first run that puts the dictionary into the cache;
 the whole command must end within the limit plus a second on top of what starting Python takes
-on this machine, as in tests/test_time_limits.py.
+on this machine, as in tests/test_time_limits.py (marked ``timing`` the same way: it runs alone,
+after the other tests).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def _run(argv: list[str], limit: float) -> tuple[float, subprocess.CompletedProc
 # ---------------------------------------------------------------- the whole command
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("json_mode", [False, True], ids=["text", "json"])
 @pytest.mark.parametrize("n", [5, 6])
 def test_an_open_grid_count_keeps_the_limit_and_says_so(n: int, json_mode: bool, startup_s: float,
