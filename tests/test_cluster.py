@@ -168,6 +168,7 @@ def test_the_checkpoint_keeps_exact_big_integers(tmp_path: Path) -> None:
     assert rows and all('"raw"' in p and s >= 0 and w for p, s, w in rows)
 
 
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_a_time_limit_gives_a_lower_bound(board_truth: dict[str, Any]) -> None:
     r = sharded({**BOARD, "dictionary": "common-10k"}, workers=1, time_limit=0.3)
     assert r.count_exact is False and r.stats["stopped"] == "time_limit"

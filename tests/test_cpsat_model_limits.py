@@ -25,6 +25,9 @@ import pytest
 import cpwords
 from cpwords.results import Result
 
+#: Every test here bounds seconds: they run alone, after the others (see pyproject.toml).
+pytestmark = pytest.mark.timing
+
 LIMIT = 3.0
 #: The promise: the limit plus a second for printing, checking and stopping (start-up aside).
 MARGIN = 1.0

@@ -221,6 +221,7 @@ def test_budget_travels_to_other_processes_with_its_deadline() -> None:
     assert copy.deadline == b.deadline and not copy.stopped
 
 
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_stop_request_reaches_a_running_cpsat_search() -> None:
     """A stop from another thread (what Ctrl-C does) ends a hard CP-SAT search at once."""
     import threading
@@ -275,6 +276,7 @@ def test_increasing_k_finds_the_first_satisfiable_size_and_stops_with_the_budget
     assert increasing_k(range(1, 6), solve_k, spent).stopped == "interrupted"
 
 
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_a_forked_call_returns_raises_and_is_killed_on_a_stop_request() -> None:
     import threading
     import time as clock

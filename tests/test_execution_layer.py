@@ -230,6 +230,7 @@ def full_7x7_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (["--checkpoint", "CKPT"], 2.5),
     (["--cluster", "local:2"], 3.5),  # importing Dask alone takes a second
 ])
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_a_sharded_count_ends_at_its_time_limit(full_7x7_spec: Path, tmp_path: Path, option: list[str],
                                                   bound: float) -> None:
     """``--time-limit 1`` bounds the whole command, hashing the data, planning the shards and starting

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from cpwords.engines.budget import SearchTimeout
 from cpwords.geometry import load_grid
-from cpwords.puzzles.word_grid import count_engine, count_k44
+from cpwords.puzzles.word_grid import count_cut, count_dense, count_k44
 from cpwords.puzzles.word_grid.count import (
     CountProgress,
     combine_terms,
@@ -203,8 +203,9 @@ def test_python_integers_when_float64_could_round(shapes: dict[str, str], monkey
              ("rect5x7", ["aabab", "babab", "abbba", "aaaaa", "ababa", "bbbbb", "aabaaba", "babbaba", "abababa"]),
              ("gridle-5x5", ["aabab", "babab", "abbba", "aaaaa", "ababa", "bbbbb", "baaab"])]
     expected = {name: brute_force(problem_of(shapes[name], words, False)) for name, words in cases}
-    monkeypatch.setattr(count_engine, "EXACT_LIMIT", 4.0)
-    monkeypatch.setattr(count_engine, "FLOAT32_LIMIT", 2.0)
+    monkeypatch.setattr(count_dense, "EXACT_LIMIT", 4.0)
+    monkeypatch.setattr(count_dense, "FLOAT32_LIMIT", 2.0)
+    monkeypatch.setattr(count_cut, "FLOAT32_LIMIT", 2.0)
     monkeypatch.setattr(count_k44, "EXACT_LIMIT", 4.0)
     monkeypatch.setattr(count_k44, "FLOAT32_EXACT", 2.0)
     for name, words in cases:

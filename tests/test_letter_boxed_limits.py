@@ -23,6 +23,7 @@ def test_a_box_past_the_memory_budget_stops_cleanly(engine: str) -> None:
     assert cpwords.verify.check(spec, result) == []
 
 
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_enumerate_with_a_time_limit_stops_listing_and_checking() -> None:
     spec = parse_spec({"kind": "letter_boxed", "sides": ["rae", "ngs", "dim", "yhu"], "task": "enumerate",
                        "limit": None, "max_words": 5})
@@ -34,6 +35,7 @@ def test_enumerate_with_a_time_limit_stops_listing_and_checking() -> None:
     assert cpwords.verify.check(spec, result) == []
 
 
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_native_count_over_16_letters_honours_the_limit() -> None:
     spec = parse_spec({"kind": "letter_boxed", "sides": ["abc", "def", "ghi", "jkl", "mno", "pqr"],
                        "task": "count", "max_words": 5})

@@ -226,6 +226,7 @@ def test_cpsat_lists_fillings_and_boards_of_a_big_dictionary() -> None:
         sorted(tuple(s.tokens.items()) for s in boards["native"].solutions)
 
 
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_native_count_cut_short_reports_what_it_counted() -> None:
     """A multi-process count stopped by its time limit ends near it, with the boards of the
     placements it finished as a lower bound (not 0)."""

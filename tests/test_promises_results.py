@@ -163,18 +163,17 @@ def test_a_word_longer_than_the_dictionary_s_longest_gets_no_suggestion_search()
     one_error(run, naming="the dictionary's longest word")
 
 
-@pytest.mark.parametrize(("rows", "limit"), [(5, []), (8, ["--time-limit", "3"])])
-def test_an_open_grid_count_under_a_memory_limit_is_one_line_or_a_result(rows: int, limit: list[str],
-                                                                         tmp_path: Path) -> None:
-    """5×5: numpy's arrays do not fit (one line, exit 2); 8×8: the partitions of sixteen slots
-    of one length (10**10) are refused before they are listed, and the count runs to its limit."""
+@pytest.mark.parametrize("rows", [5, 8])
+def test_an_open_grid_count_under_a_memory_limit_is_a_result(rows: int, tmp_path: Path) -> None:
+    """5×5: the sum-product's plans are refused before their arrays are made (once 6 GB: issue 24,
+    item 5), and grids are listed to the limit; 8×8: the partitions of sixteen slots of one length
+    (10**10) are refused before they are listed, and the count runs to its limit."""
     shape = tmp_path / f"open{rows}.yaml"
     shape.write_text("rows:\n" + "".join(f'  - "{"." * rows}"\n' for _ in range(rows)))
-    run = cpwords("grid", "--shape", str(shape), "--count", *limit, timeout=120, preexec_fn=_limit_memory(1500))
+    run = cpwords("grid", "--shape", str(shape), "--count", "--time-limit", "3", timeout=120,
+                  preexec_fn=_limit_memory(1500))
     assert "Traceback" not in run.stderr and "Fatal Python error" not in run.stderr, run.stderr[-3000:]
-    assert run.returncode in (0, 1, 2), run.stderr[-3000:]
-    if run.returncode == 2:
-        assert run.stderr.startswith("cpwords: error: out of memory") and len(run.stderr.splitlines()) == 1
+    assert run.returncode in (0, 1), run.stderr[-3000:]
 
 
 # ---------------------------------------------------------------- 5. answers found before a limit are kept
@@ -196,13 +195,22 @@ def _checked_all(spec_path: Path, stdout: str) -> dict[str, object]:
 
 
 def test_a_ladder_on_an_empty_cache_lists_what_it_found_after_the_limit(tmp_path: Path) -> None:
-    """Building the index takes longer than the limit; the ladders found are still listed."""
-    env = {**os.environ, "CPWORDS_CACHE_DIR": str(tmp_path)}
-    run = cpwords("ladder", "chaos", "order", "--dict", "scowl-80", "--all", "--time-limit", "1", "--json",
+    """Loading the list and building its index take longer than the limit (a hundredth of a
+    second), and the search starts after it: the ladders found are still listed. (The build
+    itself finishes within its half second of grace: a list of a few words takes milliseconds.
+    A build too big for the grace stops and says so: tests/test_first_use_builds.py.)"""
+    words = tmp_path / "words.txt"
+    words.write_text("cold\ncord\ncard\nward\nwarm\nword\nworm\ncorm\nwold\nwild\nmild\n")
+    env = {**os.environ, "CPWORDS_CACHE_DIR": str(tmp_path / "empty-cache")}
+    run = cpwords("ladder", "cold", "warm", "--dict", str(words), "--all", "--time-limit", "0.01", "--json",
                   env=env, timeout=300)
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
-    assert len(result["solutions"]) >= 2 and result["solutions"][0]["words"][0] == "chaos"
+    assert result["stats"]["wall_s"] > 0.01  # the search began after the limit
+    ladders = {tuple(s["words"]) for s in result["solutions"]}
+    assert ladders == {("cold", "cord", "card", "ward", "warm"), ("cold", "cord", "corm", "worm", "warm"),
+                       ("cold", "cord", "word", "ward", "warm"), ("cold", "cord", "word", "worm", "warm"),
+                       ("cold", "wold", "word", "ward", "warm"), ("cold", "wold", "word", "worm", "warm")}
 
 
 def test_a_huge_ruzzle_board_keeps_every_word_found_and_marks_the_unchecked(tmp_path: Path) -> None:

@@ -99,6 +99,7 @@ def _state(pid: int) -> str:
 # ---------------------------------------------------------------- live HTTP, no browser
 
 
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_events_arrive_while_the_job_runs(server: str) -> None:
     job = httpx.post(f"{server}/api/jobs", json=LONG_COUNT).json()
     seen: list[dict[str, Any]] = []
@@ -117,6 +118,7 @@ def test_events_arrive_while_the_job_runs(server: str) -> None:
     assert seen[-1]["status"] == "cancelled" and any(s["progress"] for s in seen)
 
 
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_a_client_that_hangs_up_frees_its_worker(server: str) -> None:
     with pytest.raises(httpx.ReadTimeout):
         httpx.post(f"{server}/api/solve", json=LONG_COUNT, timeout=1.0)
@@ -315,6 +317,7 @@ def test_ladder_puzzle_and_reveal(server: str, browser: Any) -> None:
     no_errors(browser)
 
 
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_board_solve_and_a_count_job_cancelled(server: str, browser: Any, shots: Path) -> None:
     from selenium.webdriver.support.ui import Select
 

@@ -102,6 +102,7 @@ def test_full_queue_answers_429_with_retry_after(tiny: TestClient) -> None:
         assert tiny.delete(f"/api/jobs/{job}").json()["status"] == "cancelled"
 
 
+@pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_the_server_time_limit_caps_every_solve(tiny: TestClient) -> None:
     spec = {**LONG_COUNT, "time_limit": 1000}
     t0 = time.monotonic()

@@ -35,6 +35,9 @@ import cpwords
 from cpwords.puzzles.loading import parse_spec
 from cpwords.results import Result
 
+#: Every test here bounds seconds: they run alone, after the others (see pyproject.toml).
+pytestmark = pytest.mark.timing
+
 #: Seconds a server's answer may come after its --max-time: the answer grace (1 s) and a margin.
 SLACK = 1.5
 

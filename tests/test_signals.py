@@ -20,6 +20,9 @@ import time
 import pytest
 from conftest import alive, descendants
 
+#: Every test here bounds seconds: they run alone, after the others (see pyproject.toml).
+pytestmark = pytest.mark.timing
+
 #: Seconds from the signal to the exit: the one-second grace plus process teardown, on a busy machine.
 BOUND_S = 2.5
 

@@ -31,6 +31,9 @@ import cpwords
 from cpwords import puzzles
 from cpwords.puzzles.loading import parse_spec
 
+#: Every test here bounds seconds: they run alone, after the others (see pyproject.toml).
+pytestmark = pytest.mark.timing
+
 LIMIT = 1.0
 #: The promise is T + 1 s; the extra half second absorbs a busy two-core CI machine.
 SLACK = 1.5
@@ -225,3 +228,51 @@ def test_a_200x200_ruzzle_board_ends_within_the_limit(engine: str) -> None:
     # unchecked (stats['unchecked_from'] on) would take the independent checker minutes on 40,000 cells.
     checked = result.model_copy(update={"solutions": result.solutions[:result.stats.get("unchecked_from", 200)][:200]})
     assert result.message and cpwords.verify.check(spec, checked) == []
+
+
+# ---------------------------------------------------------------- a big user word list, first use
+
+#: Issue 24, item 6: a user's list of hundreds of thousands of words, never seen before (an empty
+#: cache), at a 1 s limit. Loading it and each kind's one-time build count against the limit.
+BIG_LIST_WORDS = 600_000
+BIG_LIST_COMMANDS = {
+    "ladder": ["ladder", "cold", "warm"],
+    "ruzzle": ["ruzzle", "serst", "alpet", "inrat", "edsol", "mocer"],
+    "letter-boxed": ["letter-boxed", "lme", "iuf", "wcb", "oas"],
+    "spelling-bee": ["spelling-bee", "aeinrst", "--center", "e"],
+    "grid": ["grid", "--shape", "gridle-5x5"],
+    "board": ["board", "--generate", "1", "--seed", "1"],
+}
+
+
+@pytest.fixture(scope="module")
+def big_list(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Random word-like strings (English letter frequencies) plus a few real words."""
+    rng = random.Random(24)
+    letters = "eeeeeeeeeeeettttttttaaaaaaaaoooooooiiiiiiinnnnnnnssssssrrrrrrhhhhhlllldddcccuuummmwwffggyyppbbvk"
+    words = {"cold", "cord", "card", "ward", "warm", "word", "worm", "wore", "core"}
+    while len(words) < BIG_LIST_WORDS:
+        words.add("".join(rng.choices(letters, k=rng.randint(3, 10))))
+    path = tmp_path_factory.mktemp("big-list") / "big.txt"
+    path.write_text("\n".join(words) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("kind", sorted(BIG_LIST_COMMANDS))
+def test_the_first_use_of_a_big_user_list_ends_within_the_limit(kind: str, big_list: Path, startup_s: float,
+                                                                tmp_path: Path) -> None:
+    env = {**os.environ, "CPWORDS_CACHE_DIR": str(tmp_path / "empty-cache")}
+    argv = [sys.executable, "-m", "cpwords", *BIG_LIST_COMMANDS[kind], "--dict", str(big_list),
+            "--time-limit", str(LIMIT), "--json"]
+    t0 = time.monotonic()
+    run = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300, check=False)
+    elapsed = time.monotonic() - t0
+    assert run.returncode in (0, 1), (kind, run.returncode, run.stderr[-2000:])
+    assert "Traceback" not in run.stderr
+    result = json.loads(run.stdout)
+    assert result["status"] != "error", result["message"]
+    if result["status"] == "unknown":  # cut short: it says what it was doing
+        assert "time limit" in (result["message"] or ""), result["message"]
+    assert elapsed <= startup_s + LIMIT + MARGIN, \
+        f"{kind}: {elapsed:.2f} s for a {LIMIT} s limit on a new list of {BIG_LIST_WORDS:,} words " \
+        f"(start-up {startup_s:.2f} s): {result['message']}"

@@ -51,11 +51,12 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.engines.budget import Budget
+from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.parallel import parallel_map
 from cpwords.engines.workers import start_method
 from cpwords.geometry import Symmetry
 from cpwords.puzzles.word_grid.count_engine import (
+    BeyondTimeLeft,
     BudgetLike,
     NetworkPlan,
     TooLargeToContract,
@@ -64,8 +65,9 @@ from cpwords.puzzles.word_grid.count_network import build_network, cell_classes,
 from cpwords.puzzles.word_grid.problem import GridProblem
 
 __all__ = [
-    "CountProgress", "GridCount", "Term", "TooLargeToContract", "combine_terms", "count_grids", "count_grids_einsum",
-    "count_term", "count_terms", "describe_terms", "identified_count", "set_partitions", "slot_partitions",
+    "BeyondTimeLeft", "CountProgress", "GridCount", "Term", "TooLargeToContract", "combine_terms", "count_grids",
+    "count_grids_einsum", "count_term", "count_terms", "describe_terms", "grids_plan", "identified_count",
+    "set_partitions", "slot_partitions",
 ]
 
 #: Largest intermediate tensor (elements) the plain einsum counter accepts.
@@ -74,6 +76,9 @@ MAX_INTERMEDIATE = 60_000_000
 MAX_FLOPS = 2e10
 #: A plan estimated to take less than this many seconds runs in this process: workers would not pay off.
 POOL_MIN_SECONDS = 0.5
+#: Share of the time left that planning the grids' own term may take, with distinct words
+#: (:func:`grids_plan`): a count whose planning takes longer could not finish anyway.
+PLAN_SHARE = 0.5
 #: Terms with more outer leaves than this are split into chunks by :func:`count_terms`.
 CHUNK_LEAVES = 8192
 _SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -127,6 +132,8 @@ def set_partitions(items: list[int]) -> Iterator[list[list[int]]]:
 
 #: Most partitions of the slots the inclusion–exclusion may list (Bell(12) = 4,213,597 fit).
 MAX_PARTITIONS = 5_000_000
+#: Partitions listed between two checks of the budget.
+CHECK_EVERY = 4096
 
 
 def bell_number(n: int) -> int:
@@ -144,6 +151,18 @@ def bell_number(n: int) -> int:
     return row[0]
 
 
+def _length_groups(problem: GridProblem) -> dict[int, list[int]]:
+    groups: dict[int, list[int]] = {}
+    for s, slot in enumerate(problem.slots):
+        groups.setdefault(len(slot), []).append(s)
+    return groups
+
+
+def _check_partitions(groups: dict[int, list[int]]) -> None:
+    if math.prod(bell_number(len(g)) for g in groups.values()) > MAX_PARTITIONS:
+        raise TooLargeToContract  # sixteen slots of one length are 10**10 partitions: too many terms
+
+
 def slot_partitions(problem: GridProblem) -> Iterator[tuple[int, list[list[int]]]]:
     """(μ(π), π) for the partitions of the slots that inclusion–exclusion needs.
 
@@ -155,12 +174,12 @@ def slot_partitions(problem: GridProblem) -> Iterator[tuple[int, list[list[int]]
     if not problem.distinct:
         yield 1, singletons
         return
-    groups: dict[int, list[int]] = {}
-    for s, slot in enumerate(problem.slots):
-        groups.setdefault(len(slot), []).append(s)
-    if math.prod(bell_number(len(g)) for g in groups.values()) > MAX_PARTITIONS:
-        raise TooLargeToContract  # sixteen slots of one length are 10**10 partitions: not in memory
-    per_group = [list(set_partitions(g)) for g in groups.values()]
+    groups = _length_groups(problem)
+    _check_partitions(groups)
+    # the first group's partitions are walked once, so they are generated, not kept (an open
+    # 6×6's twelve slots of one length have 4.2 million); the others are walked once per head
+    firsts = list(groups.values())
+    per_group = [list(set_partitions(g)) for g in firsts[1:]]
 
     def combine(i: int) -> Iterator[list[list[int]]]:
         if i == len(per_group):
@@ -170,7 +189,12 @@ def slot_partitions(problem: GridProblem) -> Iterator[tuple[int, list[list[int]]
             for tail in combine(i + 1):
                 yield head + tail
 
-    for partition in combine(0):
+    def heads() -> Iterator[list[list[int]]]:
+        for head in set_partitions(firsts[0]):
+            for tail in combine(0):
+                yield head + tail
+
+    for partition in heads():
         mu = 1
         for block in partition:
             k = len(block)
@@ -281,14 +305,18 @@ def _canonical(partition: list[list[int]] | tuple[tuple[int, ...], ...]) -> tupl
     return tuple(sorted(tuple(sorted(b)) for b in partition))
 
 
-def _term_classes(problem: GridProblem, g: Symmetry) -> list[tuple[tuple[tuple[int, ...], ...], int]]:
+def _term_classes(problem: GridProblem, g: Symmetry,
+                  budget: BudgetLike | None = None) -> list[tuple[tuple[tuple[int, ...], ...], int]]:
     """(representative partition, summed μ) per class of partitions equal under symmetries that
-    commute with g (those give equal counts of g-fixed grids)."""
+    commute with g (those give equal counts of g-fixed grids); ``budget`` is checked every
+    :data:`CHECK_EVERY` partitions (an open 6×6 lists 4.2 million)."""
     commuting = [h for h in problem.group
                  if all(h.perm[g.perm[c]] == g.perm[h.perm[c]] for c in range(len(problem.cells)))]
     images = [_slot_images(problem, h) for h in commuting if not h.is_identity]
     classes: dict[tuple[tuple[int, ...], ...], int] = {}
-    for mu, partition in slot_partitions(problem):
+    for n, (mu, partition) in enumerate(slot_partitions(problem)):
+        if budget is not None and n % CHECK_EVERY == 0:
+            budget.check()
         key = _canonical(partition)
         for img in images:
             key = min(key, _canonical([[img[s] for s in b] for b in partition]))
@@ -302,9 +330,56 @@ def _group_elements(problem: GridProblem) -> list[tuple[Symmetry, bool]]:
 
 
 def _plan(problem: GridProblem, g: Symmetry, partition: tuple[tuple[int, ...], ...],
-          arrays: dict[int, np.ndarray], budget: BudgetLike | None = None) -> NetworkPlan:
+          arrays: dict[int, np.ndarray], budget: BudgetLike | None = None,
+          max_seconds: float | None = None) -> NetworkPlan:
     network = build_network(problem, partition, None if g.is_identity else g.perm, arrays)
-    return NetworkPlan(network, budget)
+    return NetworkPlan(network, budget, max_seconds)
+
+
+def _singletons(problem: GridProblem) -> tuple[tuple[int, ...], ...]:
+    return tuple((s,) for s in range(len(problem.slots)))
+
+
+def grids_plan(problem: GridProblem, arrays: dict[int, np.ndarray], budget: BudgetLike | None = None,
+               workers: int | None = 1) -> NetworkPlan:
+    """The plan of the term that counts the grids themselves (identity, every slot its own word),
+    made before anything else.
+
+    Every count has this term (μ = 1, the identity) and, with distinct words, it is the largest
+    network (the other partitions merge slots): when it cannot be contracted, nothing can, and
+    the count says so at once instead of after listing millions of partitions (an open 5×5 has
+    115,975). With distinct words and a time limit the planner is also told the time left (times
+    the workers): a partial sum of signed terms bounds nothing, so a count that cannot finish
+    raises BeyondTimeLeft and the caller counts by listing grids instead, which bounds from below;
+    so does a plan that takes more than :data:`PLAN_SHARE` of the time left to make (the 7×7
+    Gridle's takes about a second). ``workers=None`` (the shards of a cluster of unknown size)
+    never refuses by the time left.
+
+    Raises
+    ------
+    TooLargeToContract, BeyondTimeLeft, SearchTimeout
+        As :class:`~.count_engine.NetworkPlan`.
+    """
+    if problem.distinct:
+        _check_partitions(_length_groups(problem))  # before planning: too many terms is quicker to tell
+    left = _seconds_left(budget) if problem.distinct and workers is not None else None
+    identity = next(g for g in problem.group if g.is_identity)
+    if left is None or workers is None:
+        return _plan(problem, identity, _singletons(problem), arrays, budget)
+    child = getattr(budget, "child", None)
+    planning = child(left * PLAN_SHARE) if callable(child) else budget
+    try:
+        return _plan(problem, identity, _singletons(problem), arrays, planning, left * max(1, workers))
+    except SearchTimeout:
+        if budget is None or budget.expired():
+            raise
+        raise BeyondTimeLeft(math.inf, left, planning=True) from None  # no time left to count
+
+
+def _seconds_left(budget: BudgetLike | None) -> float | None:
+    """The seconds ``budget`` has left, None without a deadline (or for a budget that cannot tell)."""
+    left = getattr(budget, "left", None)
+    return left() if callable(left) else None
 
 
 def count_terms(problem: GridProblem, *, chunk_leaves: int = CHUNK_LEAVES,
@@ -332,14 +407,18 @@ def count_terms(problem: GridProblem, *, chunk_leaves: int = CHUNK_LEAVES,
         When some term's network cannot be contracted in reasonable time.
     """
     arrays = word_arrays(problem)
+    first = grids_plan(problem, arrays, budget, workers=None) if problem.distinct else None
     terms: list[Term] = []
     for g, possible in _group_elements(problem):
         if not possible:
             continue
-        for partition, weight in _term_classes(problem, g):
+        for partition, weight in _term_classes(problem, g, budget):
             if budget is not None:
                 budget.check()
-            plan = _plan(problem, g, partition, arrays, budget)
+            if first is not None and g.is_identity and partition == _singletons(problem):
+                plan, first = first, None
+            else:
+                plan = _plan(problem, g, partition, arrays, budget)
             if plan.leaves <= chunk_leaves:
                 terms.append(Term(g.name, partition, weight, None, plan.leaves))
                 continue
@@ -509,8 +588,10 @@ def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, worke
     """
     progress = progress if progress is not None else CountProgress()
     arrays = word_arrays(problem)
+    # with distinct words, the grids' own term first: it may refuse the whole count at once
+    first = grids_plan(problem, arrays, budget, workers) if problem.distinct else None
     elements = _group_elements(problem)
-    classes = {g.name: _term_classes(problem, g) if possible else [] for g, possible in elements}
+    classes = {g.name: _term_classes(problem, g, budget) if possible else [] for g, possible in elements}
     progress.terms = sum(len(c) for c in classes.values())
     fixed: dict[str, int] = {}
     contractions = 0
@@ -523,7 +604,10 @@ def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, worke
         for partition, weight in classes[g.name]:
             if budget is not None:
                 budget.check()
-            plan = _plan(problem, g, partition, arrays, budget)
+            if first is not None and g.is_identity and partition == _singletons(problem):
+                plan, first = first, None
+            else:
+                plan = _plan(problem, g, partition, arrays, budget)
 
             def on_partial(value: int, weight: int = weight, bounds_raw: bool = bounds_raw) -> None:
                 if bounds_raw:

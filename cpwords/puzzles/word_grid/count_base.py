@@ -16,6 +16,9 @@ FLOAT32_LIMIT = 2.0 ** 23
 MAX_ESTIMATED_SECONDS = 7 * 24 * 3600.0
 #: Largest dense intermediate (elements) a dense contraction may create.
 MAX_DENSE_ELEMENTS = 20_000_000
+#: Most elements of one contraction's dense tables together (float64: 320 MB; its largest
+#: intermediate comes on top, so one contraction stays under half a gigabyte).
+MAX_TABLE_ELEMENTS = 2 * MAX_DENSE_ELEMENTS
 #: Most cut variables the generic plan conditions on.
 MAX_CUT = 6
 #: Most leaves a cut may have (memory for the list of assignments).
@@ -27,6 +30,30 @@ FLOP_RATE = 1e10
 
 class TooLargeToContract(CpwordsError):
     """The network's estimated contraction time (or memory) is beyond what we accept."""
+
+
+class BeyondTimeLeft(TooLargeToContract):
+    """The contraction is estimated to take longer than the time its caller has left.
+
+    Raised only for a caller that passed ``max_seconds`` to the planner: one for whom a count
+    cut short is worth nothing (with distinct words the terms carry signs, so a partial sum
+    bounds nothing), and who would rather spend the time otherwise.
+
+    Attributes
+    ----------
+    seconds: the estimate (infinite when every plan was refused on the way, or when planning
+        itself took the share of the time it had).
+    left: the seconds that were left.
+    planning: True when planning ran out of its share of the time before an estimate was made.
+    """
+
+    def __init__(self, seconds: float, left: float, planning: bool = False) -> None:
+        said = (f"planning the exact count took more than its share of the {left:,.1f} s left" if planning
+                else f"the exact count is estimated to take {seconds:,.1f} s, more than the {left:,.1f} s left")
+        super().__init__(said)
+        self.seconds = seconds
+        self.left = left
+        self.planning = planning
 
 
 class BudgetLike(Protocol):

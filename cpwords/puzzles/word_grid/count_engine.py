@@ -15,16 +15,8 @@ each component gets a plan:
 A plan's leaves are the independent pieces of its outer loop: ``run(start, stop)`` sums leaves
 ``start..stop-1``, so a big term can be split into chunks and summed anywhere.
 
-**Exact arithmetic** (why floats, and why they are exact here). Tables hold small non-negative
-integers, and every intermediate value is a sum of non-negative products, so each partial sum
-is at most the final entry it makes. BLAS multiplies floats only, and is 10–100× faster than
-numpy's integer products, so a leaf is contracted in float32 first (each intermediate's maximum
-checked below 2**23: then every entry and partial sum is an integer below 2**24, exact), else in
-float64 (checked below 2**50: exact below 2**53), the final summing step always in float64;
-when a check fails the leaf is recomputed one tier up, finally with Python integers
-(``dtype=object``: slow, never needed for word lists of realistic size). int64 is not used: its
-products would need an overflow proof per step and get no BLAS. Leaf values are added as
-Python ints, so totals of any size are exact.
+The dense contraction and its exact arithmetic are in :mod:`.count_dense`, the cut plan in
+:mod:`.count_cut`.
 """
 
 from __future__ import annotations
@@ -33,7 +25,6 @@ import ctypes
 import glob
 import math
 import os
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -41,26 +32,25 @@ from typing import Any
 import numpy as np
 
 from cpwords.puzzles.word_grid.count_base import (
-    EXACT_LIMIT,
-    FLOAT32_LIMIT,
     FLOP_RATE,
     LEAF_OVERHEAD_S,
-    MAX_CUT,
     MAX_DENSE_ELEMENTS,
     MAX_ESTIMATED_SECONDS,
     MAX_LEAVES,
+    MAX_TABLE_ELEMENTS,
+    BeyondTimeLeft,
     BudgetLike,
     ComponentPlan,
     TooLargeToContract,
 )
+from cpwords.puzzles.word_grid.count_cut import CutPlan, _cut_leaves, _greedy_cut
+from cpwords.puzzles.word_grid.count_dense import _densify, _domains, contract, einsum_plan
 from cpwords.puzzles.word_grid.count_k44 import K44Plan, crossing_grid
 from cpwords.puzzles.word_grid.count_network import Factor, Network, _UnionFind
 
-_SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-class _Inexact(Exception):
-    """A float64 intermediate grew too large to be exact."""
+__all__ = ["BeyondTimeLeft", "BudgetLike", "ComponentPlan", "CutPlan", "DensePlan", "NetworkPlan",
+           "TooLargeToContract", "components", "contract", "einsum_plan", "plan_component", "prune",
+           "single_threaded_blas"]
 
 
 # ---------------------------------------------------------------- BLAS threads
@@ -111,140 +101,6 @@ def single_threaded_blas() -> Iterator[None]:
         setter(before)
 
 
-# ---------------------------------------------------------------- pairwise contraction
-
-
-def _pair(va: tuple[int, ...], a: np.ndarray, vb: tuple[int, ...], b: np.ndarray,
-          keep: set[int]) -> tuple[tuple[int, ...], np.ndarray]:
-    """Contract two dense tensors, keeping the variables in ``keep`` (batch ones included)."""
-    drop_a = [i for i, v in enumerate(va) if v not in vb and v not in keep]
-    if drop_a:
-        a = a.sum(axis=tuple(drop_a))
-        va = tuple(v for i, v in enumerate(va) if i not in drop_a)
-    drop_b = [i for i, v in enumerate(vb) if v not in va and v not in keep]
-    if drop_b:
-        b = b.sum(axis=tuple(drop_b))
-        vb = tuple(v for i, v in enumerate(vb) if i not in drop_b)
-    shared = [v for v in va if v in vb]
-    batch = [v for v in shared if v in keep]
-    summed = [v for v in shared if v not in keep]
-    free_a = [v for v in va if v not in vb]
-    free_b = [v for v in vb if v not in va]
-    size = dict(zip(va, a.shape, strict=True)) | dict(zip(vb, b.shape, strict=True))
-    nb = math.prod(size[v] for v in batch)
-    nc = math.prod(size[v] for v in summed)
-    nfa = math.prod(size[v] for v in free_a)
-    nfb = math.prod(size[v] for v in free_b)
-    if a.dtype == np.float32 and nc > 1 << 22:
-        raise _Inexact  # float32's check below assumes sums of fewer terms (rounding ≤ n·2**-24)
-    at = a.transpose([va.index(v) for v in batch + free_a + summed]).reshape(nb, nfa, nc)
-    bt = b.transpose([vb.index(v) for v in batch + summed + free_b]).reshape(nb, nc, nfb)
-    out = np.matmul(at[0], bt[0])[None] if nb == 1 else np.matmul(at, bt)
-    shape = [size[v] for v in batch + free_a + free_b]
-    return tuple(batch + free_a + free_b), out.reshape(shape)
-
-
-def _run_path(ops: list[tuple[tuple[int, ...], np.ndarray]], path: list[tuple[int, ...]], check: bool) -> Any:
-    ops = list(ops)
-    for n, step in enumerate(path):
-        picked = [ops[i] for i in step]
-        for i in sorted(step, reverse=True):
-            del ops[i]
-        if n == len(path) - 1 and check:
-            # the last step sums everything: in float64 (exact to 2**53), whatever came before
-            picked = [(vs, arr.astype(np.float64, copy=False)) for vs, arr in picked]
-        others = {v for vs, _ in ops for v in vs}
-        vs, arr = picked[0]
-        if len(picked) == 1:
-            drop = tuple(i for i, v in enumerate(vs) if v not in others)
-            vs, arr = tuple(v for v in vs if v in others), (arr.sum(axis=drop) if drop else arr)
-        for k, (vb, b) in enumerate(picked[1:], start=2):
-            # a step over several operands: keep what the rest of the step still needs
-            later = {v for vs_, _ in picked[k:] for v in vs_}
-            vs, arr = _pair(vs, arr, vb, b, others | later)
-        if check and arr.size and float(arr.max()) >= (FLOAT32_LIMIT if arr.dtype == np.float32 else EXACT_LIMIT):
-            raise _Inexact
-        ops.append((vs, arr))
-    total: Any = 1
-    for _vs, arr in ops:
-        total = total * (arr.astype(np.float64).sum() if check else arr.sum())
-    return total
-
-
-def contract(ops: list[tuple[tuple[int, ...], np.ndarray]], path: list[tuple[int, ...]]) -> int:
-    """Σ over all variables of the product of dense tensors of non-negative integers, exactly.
-
-    Tried in float32 (intermediates checked below 2**23: summing at most 2**22 terms rounds by at
-    most a factor 1 − 2**-2, so a computed maximum below it means every true value, and partial
-    sum, is below 2**24 and exact),
-    then in float64 (checked below 2**50), then in Python integers. The last, summing step always
-    runs in float64.
-
-    Parameters
-    ----------
-    ops:
-        (variables, tensor) pairs; tensors hold non-negative integers (any float dtype).
-    path:
-        Pairwise contraction order in ``np.einsum_path`` convention (operands removed, result
-        appended).
-
-    Returns
-    -------
-    int
-        The exact sum.
-    """
-    small = all(arr.size == 0 or float(arr.max()) < FLOAT32_LIMIT for _, arr in ops)
-    for dtype in (np.float32, np.float64) if small else (np.float64,):
-        try:
-            value = _run_path([(vs, arr.astype(dtype, copy=False)) for vs, arr in ops], path, check=True)
-        except _Inexact:
-            continue
-        if value < EXACT_LIMIT:
-            return int(value)
-    return int(_run_path([(vs, arr.astype(object)) for vs, arr in ops], path, check=False))
-
-
-def einsum_plan(var_lists: list[tuple[int, ...]], sizes: dict[int, int],
-                optimal: bool | None = None) -> tuple[list[tuple[int, ...]], float, float]:
-    """A pairwise order for contracting tensors over ``var_lists`` to a scalar.
-
-    Returns
-    -------
-    (path, flops, largest)
-        ``np.einsum_path``'s order, its estimated flop count and largest intermediate size.
-
-    Raises
-    ------
-    TooLargeToContract
-        More than 52 distinct variables (einsum's subscript letters).
-    """
-    if not var_lists:
-        return [], 0.0, 0.0
-    used = sorted({v for vs in var_lists for v in vs})
-    if len(used) > len(_SUBSCRIPTS):
-        raise TooLargeToContract
-    letter = {v: _SUBSCRIPTS[i] for i, v in enumerate(used)}
-    expr = ",".join("".join(letter[v] for v in vs) for vs in var_lists) + "->"
-    dummies = [np.broadcast_to(np.zeros(()), [sizes[v] for v in vs]) for vs in var_lists]
-    if len(var_lists) == 1:
-        return [(0,)], float(math.prod(dummies[0].shape)), 1.0
-
-    def search(how: str) -> tuple[list[tuple[int, ...]], float, float]:
-        path, info = np.einsum_path(expr, *dummies, optimize=how)
-        flops = re.search(r"Optimized FLOP count:\s+([0-9.e+]+)", info)
-        largest = re.search(r"Largest intermediate:\s+([0-9.e+]+)", info)
-        return ([tuple(step) for step in path[1:]], float(flops.group(1)) if flops else math.inf,
-                float(largest.group(1)) if largest else math.inf)
-
-    found = search("greedy")
-    # the exhaustive search costs milliseconds: only worth it for contractions that are not tiny
-    if optimal is not False and len(var_lists) <= 6 and (optimal or found[1] > 1e7):
-        better = search("optimal")
-        if better[1] < found[1]:
-            found = better
-    return found
-
-
 # ---------------------------------------------------------------- pruning, components
 
 
@@ -288,31 +144,6 @@ def components(factors: list[Factor], nvars: int) -> list[list[Factor]]:
     return list(groups.values())
 
 
-def _domains(factors: list[Factor], nvars: int, size: int) -> np.ndarray:
-    """(nvars, size) booleans: the letters every factor on a variable has rows with."""
-    dom = np.ones((nvars, size), dtype=bool)
-    for f in factors:
-        for c, v in enumerate(f.vars):
-            seen = np.zeros(size, dtype=bool)
-            seen[f.letters[:, c]] = True
-            dom[v] &= seen
-    return dom
-
-
-def _densify(vars_: tuple[int, ...], letters: np.ndarray, counts: np.ndarray, dom: np.ndarray,
-             index: np.ndarray) -> np.ndarray:
-    """The rows inside the domains as a dense float64 array over the compressed domains."""
-    shape = [int(dom[v].sum()) for v in vars_]
-    keep = np.ones(len(counts), dtype=bool)
-    for c, v in enumerate(vars_):
-        keep &= dom[v][letters[:, c]]
-    flat = np.zeros(int(keep.sum()), dtype=np.int64)
-    for c, v in enumerate(vars_):
-        flat = flat * shape[c] + index[v][letters[keep, c]]
-    return np.bincount(flat, weights=counts[keep].astype(np.float64),
-                       minlength=math.prod(shape)).reshape(shape)
-
-
 # ---------------------------------------------------------------- plans
 
 
@@ -326,6 +157,7 @@ class DensePlan(ComponentPlan):
         self.dom = _domains(factors, nvars, size)
         self.index = np.cumsum(self.dom, axis=1) - 1
         sizes = {v: int(self.dom[v].sum()) for f in factors for v in f.vars}
+        self.table_elements = sum(math.prod(sizes[v] for v in f.vars) for f in factors)
         self.path, self.flops, self.largest = einsum_plan([f.vars for f in factors], sizes)
         self.seconds = LEAF_OVERHEAD_S + self.flops / FLOP_RATE
 
@@ -336,225 +168,34 @@ class DensePlan(ComponentPlan):
         return contract(ops, self.path)
 
 
-class _Sliced:
-    """A factor sorted by its cut letters so that a leaf's rows are one contiguous range."""
-
-    def __init__(self, f: Factor, cut_pos: dict[int, int], size: int) -> None:
-        self.size = size
-        self.cut_cols = [c for c, v in enumerate(f.vars) if v in cut_pos]
-        self.cut_at = [cut_pos[f.vars[c]] for c in self.cut_cols]
-        self.rest_cols = [c for c, v in enumerate(f.vars) if v not in cut_pos]
-        self.vars = tuple(f.vars[c] for c in self.rest_cols)
-        code = np.zeros(len(f), dtype=np.int64)
-        for c in self.cut_cols:
-            code = code * size + f.letters[:, c]
-        order = np.argsort(code, kind="stable")
-        self.codes, self.starts = np.unique(code[order], return_index=True)
-        self.ends = np.append(self.starts[1:], len(f))
-        self.letters = np.ascontiguousarray(f.letters[order][:, self.rest_cols])
-        self.counts = f.counts[order]
-
-    def code_of(self, leaf: np.ndarray) -> int:
-        code = 0
-        for i in self.cut_at:
-            code = code * self.size + int(leaf[i])
-        return code
-
-    def codes_of(self, leaves: np.ndarray) -> np.ndarray:
-        code = np.zeros(len(leaves), dtype=np.int64)
-        for i in self.cut_at:
-            code = code * self.size + leaves[:, i]
-        return code
-
-    def rows(self, leaf: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-        code = self.code_of(leaf)
-        k = int(np.searchsorted(self.codes, code))
-        if k == len(self.codes) or self.codes[k] != code:
-            return None
-        s, e = self.starts[k], self.ends[k]
-        return self.letters[s:e], self.counts[s:e]
-
-
-class CutPlan(ComponentPlan):
-    """Condition on the cut variables; contract each leaf densely over its pruned domains."""
-
-    kind = "cut"
-
-    def __init__(self, factors: list[Factor], nvars: int, size: int, cut: list[int], leaves: np.ndarray) -> None:
-        self.nvars = nvars
-        self.size = size
-        self.cut = cut
-        self.cut_pos = {v: i for i, v in enumerate(cut)}
-        self.all_leaves = leaves
-        self.leaves = len(leaves)
-        self.static: list[tuple[tuple[int, ...], np.ndarray | None, Factor]] = []
-        self.sliced: list[_Sliced] = []
-        for f in factors:
-            if any(v in self.cut_pos for v in f.vars):
-                self.sliced.append(_Sliced(f, self.cut_pos, size))
-            else:
-                full = None
-                if size ** len(f.vars) <= 2_000_000:
-                    full = np.zeros((size,) * len(f.vars))
-                    np.add.at(full, tuple(f.letters.T), f.counts.astype(np.float64))
-                    if full.max(initial=0) < FLOAT32_LIMIT:
-                        full = full.astype(np.float32)  # leaves contract in float32 first
-                self.static.append((f.vars, full, f))
-        self.static_dom = _domains([f for _, _, f in self.static], nvars, size)
-        self.op_vars = [vs for vs, _, _ in self.static] + [s.vars for s in self.sliced if s.vars]
-        self.path: list[tuple[int, ...]] | None = None
-
-    def _leaf_ops(self, leaf: np.ndarray) -> tuple[list[tuple[tuple[int, ...], np.ndarray]], int] | None:
-        dom = self.static_dom.copy()
-        scalar = 1
-        parts = []
-        for s in self.sliced:
-            got = s.rows(leaf)
-            if got is None:
-                return None
-            letters, counts = got
-            if not s.vars:
-                scalar *= int(counts.sum())
-                continue
-            for c, v in enumerate(s.vars):
-                seen = np.zeros(self.size, dtype=bool)
-                seen[letters[:, c]] = True
-                dom[v] &= seen
-            parts.append((s.vars, letters, counts))
-        sizes = dom.sum(axis=1)
-        if any(sizes[v] == 0 for vs in self.op_vars for v in vs):
-            return None
-        index = np.cumsum(dom, axis=1) - 1
-        ops = []
-        for vs, full, f in self.static:
-            if full is not None:
-                ops.append((vs, full[np.ix_(*[np.flatnonzero(dom[v]) for v in vs])]))
-            else:
-                ops.append((vs, _densify(vs, f.letters, f.counts, dom, index)))
-        for vs, letters, counts in parts:
-            ops.append((vs, _densify(vs, letters, counts, dom, index)))
-        return ops, scalar
-
-    def sample_flops(self, samples: int = 3) -> float:
-        """Mean estimated dense flops of a few evenly spaced leaves (also fixes the leaf path)."""
-        if not self.leaves:
-            return 0.0
-        picks = np.unique(np.linspace(0, self.leaves - 1, min(samples, self.leaves)).astype(int))
-        flops = []
-        for i in picks:
-            got = self._leaf_ops(self.all_leaves[i])
-            if got is None:
-                flops.append(0.0)
-                continue
-            ops, _ = got
-            sizes = {v: n for vs, arr in ops for v, n in zip(vs, arr.shape, strict=True)}
-            path, fl, largest = einsum_plan([vs for vs, _ in ops], sizes)
-            if largest > MAX_DENSE_ELEMENTS:
-                return math.inf
-            if self.path is None:
-                self.path = path
-            flops.append(fl)
-        return float(np.mean(flops))
-
-    def run(self, start: int, stop: int, budget: BudgetLike | None) -> int:
-        total = 0
-        for i in range(start, min(stop, self.leaves)):
-            if budget is not None and i % 16 == 0:
-                budget.check()
-            got = self._leaf_ops(self.all_leaves[i])
-            if got is None:
-                continue
-            ops, scalar = got
-            if not ops:
-                total += scalar
-                continue
-            if self.path is None:
-                sizes = {v: n for vs, arr in ops for v, n in zip(vs, arr.shape, strict=True)}
-                self.path = einsum_plan([vs for vs, _ in ops], sizes)[0]
-            total += scalar * contract(ops, self.path)
-        return total
-
-
-def _cut_leaves(factors: list[Factor], cut: list[int], dom: np.ndarray,
-                limit: float = MAX_LEAVES) -> np.ndarray | None:
-    """Assignments of the cut consistent with every factor's projection on its cut variables
-    (None when there are more than ``limit``); ``dom`` is (nvars, alphabet size)."""
-    size = dom.shape[1]
-    pos = {v: i for i, v in enumerate(cut)}
-    projections = []
-    for f in factors:
-        cols = [c for c, v in enumerate(f.vars) if v in pos]
-        if not cols:
-            continue
-        at = [pos[f.vars[c]] for c in cols]
-        code = np.zeros(len(f), dtype=np.int64)
-        for c in cols:
-            code = code * size + f.letters[:, c]
-        projections.append((max(at), at, np.unique(code)))
-    leaves = np.zeros((1, 0), dtype=np.int64)
-    for m, v in enumerate(cut):
-        letters = np.flatnonzero(dom[v])
-        leaves = np.concatenate([np.repeat(leaves, len(letters), axis=0),
-                                 np.tile(letters, len(leaves))[:, None]], axis=1)
-        for last, at, codes in projections:
-            if last != m:
-                continue
-            code = np.zeros(len(leaves), dtype=np.int64)
-            for i in at:
-                code = code * size + leaves[:, i]
-            leaves = leaves[np.isin(code, codes)]
-        if len(leaves) > limit:
-            return None
-    return leaves
-
-
-def _greedy_cut(factors: list[Factor], dom: np.ndarray, budget: BudgetLike | None = None) -> list[int]:
-    """Cut variables in order: each time the one whose removal leaves the cheapest contraction."""
-    sizes = {v: int(dom[v].sum()) for f in factors for v in f.vars}
-    degree: dict[int, int] = {}
-    for f in factors:
-        for v in f.vars:
-            degree[v] = degree.get(v, 0) + 1
-    cut: list[int] = []
-    for _ in range(min(MAX_CUT, len(sizes))):
-        if budget is not None:
-            budget.check()
-        best = None
-        for v in sorted(sizes):
-            if v in cut:
-                continue
-            removed = set(cut) | {v}
-            lists = [vs for vs in (tuple(u for u in f.vars if u not in removed) for f in factors) if vs]
-            _, flops, largest = einsum_plan(lists, sizes, optimal=False)
-            key = (max(flops, largest), -degree[v], v)
-            if best is None or key < best[0]:
-                best = (key, v)
-        if best is None:
-            break
-        cut.append(best[1])
-    return cut
-
-
-def plan_component(factors: list[Factor], nvars: int, size: int, budget: BudgetLike | None = None) -> ComponentPlan:
+def plan_component(factors: list[Factor], nvars: int, size: int, budget: BudgetLike | None = None,
+                   max_seconds: float | None = None) -> ComponentPlan:
     """The cheapest plan found for one connected component (see the module docstring); letters
     are 0 … size-1.
+
+    ``max_seconds`` (when given) is the time the caller has: cuts whose leaves alone would take
+    longer are not even listed, and a best plan estimated beyond it raises BeyondTimeLeft.
 
     Raises
     ------
     TooLargeToContract
         When no plan is estimated below :data:`MAX_ESTIMATED_SECONDS`.
+    BeyondTimeLeft
+        When no plan is estimated below ``max_seconds``.
+    SearchTimeout
+        From ``budget.check()``, called while the plans are listed.
     """
+    cap = MAX_ESTIMATED_SECONDS if max_seconds is None else min(MAX_ESTIMATED_SECONDS, max_seconds)
     grid = crossing_grid(factors)
     if grid is not None:
         kernel = K44Plan(factors, grid, size, budget)
-        if kernel.seconds > MAX_ESTIMATED_SECONDS:
-            raise TooLargeToContract
+        _refuse_beyond(kernel.seconds, max_seconds)
         return kernel
     dom = _domains(factors, nvars, size)
     options: list[tuple[float, ComponentPlan]] = []
     try:
         dense = DensePlan(factors, nvars, size)
-        if dense.largest <= MAX_DENSE_ELEMENTS:
+        if dense.largest <= MAX_DENSE_ELEMENTS and dense.table_elements <= MAX_TABLE_ELEMENTS:
             options.append((dense.seconds, dense))
     except TooLargeToContract:
         pass
@@ -564,7 +205,8 @@ def plan_component(factors: list[Factor], nvars: int, size: int, budget: BudgetL
             if budget is not None:
                 budget.check()
             fastest = min((o[0] for o in options), default=math.inf)
-            leaves = _cut_leaves(factors, cut[:d], dom, limit=min(MAX_LEAVES, fastest / LEAF_OVERHEAD_S))
+            limit = min(MAX_LEAVES, fastest / LEAF_OVERHEAD_S, cap / LEAF_OVERHEAD_S)
+            leaves = _cut_leaves(factors, cut[:d], dom, limit, budget)
             if leaves is None:  # deeper cuts only have more leaves: they cannot win
                 break
             plan = CutPlan(factors, nvars, size, cut[:d], leaves)
@@ -574,15 +216,24 @@ def plan_component(factors: list[Factor], nvars: int, size: int, budget: BudgetL
     if not options:
         raise TooLargeToContract
     seconds, best = min(options, key=lambda o: o[0])
+    _refuse_beyond(seconds, max_seconds)
+    return best
+
+
+def _refuse_beyond(seconds: float, max_seconds: float | None) -> None:
+    """Raise when a plan's estimate is beyond what anyone accepts, or beyond the caller's time."""
+    if max_seconds is not None and seconds > max_seconds:
+        raise BeyondTimeLeft(seconds, max_seconds)
     if seconds > MAX_ESTIMATED_SECONDS:
         raise TooLargeToContract
-    return best
 
 
 class NetworkPlan:
     """A whole network: constant × fully summed small components × the chunked outer component.
 
-    Planning checks ``budget`` (when given) and raises SearchTimeout once it is spent.
+    Planning checks ``budget`` (when given) and raises SearchTimeout once it is spent; with
+    ``max_seconds`` a network estimated to take longer raises BeyondTimeLeft (see
+    :func:`plan_component`).
 
     Attributes
     ----------
@@ -590,7 +241,8 @@ class NetworkPlan:
     seconds: estimated time of the whole term.
     """
 
-    def __init__(self, network: Network, budget: BudgetLike | None = None) -> None:
+    def __init__(self, network: Network, budget: BudgetLike | None = None,
+                 max_seconds: float | None = None) -> None:
         self._inner_value: int | None = None
         self.scalar = network.scalar
         self.inner: list[ComponentPlan] = []
@@ -604,8 +256,11 @@ class NetworkPlan:
             self.zero = True
             self.leaves, self.seconds = 1, 0.0
             return
-        plans = [plan_component(group, network.nvars, network.size, budget)
-                 for group in components(pruned, network.nvars)]
+        plans: list[ComponentPlan] = []
+        for group in components(pruned, network.nvars):
+            spent = sum(p.seconds for p in plans)
+            plans.append(plan_component(group, network.nvars, network.size, budget,
+                                        None if max_seconds is None else max(0.0, max_seconds - spent)))
         if plans:
             plans.sort(key=lambda p: p.leaves)
             self.outer = plans[-1]

@@ -3,6 +3,7 @@ and sum-product counting (:mod:`.count`). Answers are letter vectors (one letter
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -10,12 +11,15 @@ from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
 from cpwords.engines.workers import worker_count
 from cpwords.geometry import canonical_form, is_lex_leader
-from cpwords.puzzles.word_grid.count import CountProgress, TooLargeToContract, count_grids
+from cpwords.puzzles.word_grid.count import BeyondTimeLeft, CountProgress, TooLargeToContract, count_grids
 from cpwords.puzzles.word_grid.native import GridSearch
 from cpwords.puzzles.word_grid.problem import GridProblem, shuffled_order
 
 #: Fresh random restarts allowed per wanted grid before ``generate`` gives up finding new ones.
 RESTARTS_PER_GRID = 20
+#: With distinct words and a time limit, the share of the time left a sum-product count may take
+#: before the rest lists grids instead (a sum-product of signed terms cut short bounds nothing).
+SUM_PRODUCT_SHARE = 0.8
 
 
 def frequency_orders(problem: GridProblem) -> dict[int, list[int]]:
@@ -158,28 +162,69 @@ def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     leaves summed so far are a lower bound on the raw count (and that bound over the group
     order one on the count modulo symmetry); with distinct words the terms of the
     inclusion–exclusion carry signs, so no count is reported, only how many terms were done.
+    That is why, with distinct words and a time limit, a sum-product estimated to take longer
+    than the time left is not started (:func:`.count.grids_plan`), and one started gets
+    :data:`SUM_PRODUCT_SHARE` of the time: when it has not finished by then, the rest of the time
+    lists grids one by one, which bounds the count from below.
     """
     progress = CountProgress()
     workers = worker_count(spec.workers)[0]
+    left = budget.left()
+    shared = problem.distinct and left is not None
+    exact_budget = budget.child(left * SUM_PRODUCT_SHARE) if shared and left is not None else budget
+    refused: TooLargeToContract | None = None
+    why = ""
     try:
-        counted = count_grids(problem, budget=budget, workers=workers, progress=progress)
-    except TooLargeToContract:
-        counted = None
+        counted = count_grids(problem, budget=exact_budget, workers=workers, progress=progress)
+    except TooLargeToContract as exc:
+        counted, refused = None, exc
     except SearchTimeout:
-        return _stopped_sum_product(problem, progress, budget)
+        if not shared or budget.expired():
+            return _stopped_sum_product(problem, progress, budget)
+        counted = None
+        why = (f"the exact sum-product did not finish in {SUM_PRODUCT_SHARE:.0%} of the time, "
+               f"{progress.terms_done:,} of its {progress.terms:,} terms done" if progress.terms else
+               f"the exact sum-product was still being planned at {SUM_PRODUCT_SHARE:.0%} of the time")
     if counted is not None:
         return Found(count=counted.modulo_symmetry, stats={
             "raw_count": counted.raw, "method": "sum-product", "fixed_points": counted.fixed_points,
             "contractions": counted.contractions, "workers": workers})
     _grids, n, raw, complete, nodes = enumerate_grids(problem, budget, keep=False)
     found = Found(count=n, stats={"raw_count": raw, "method": "enumeration", "nodes": nodes})
-    return found if complete else found.stop(budget.reason)
+    if isinstance(refused, BeyondTimeLeft) and math.isfinite(refused.seconds):
+        found.stats["sum_product_estimate_s"] = round(refused.seconds, 1)
+    if why:  # the sum-product ran out of its share of the time: how far it got
+        found.stats.update(terms=progress.terms, terms_done=progress.terms_done)
+    if complete:
+        return found
+    found.stop(budget.reason)
+    why = why or _why_listed(refused)
+    found.message = (f"{_cause(found.stopped)} before any grid was found (grids are listed one by one: {why})"
+                     if n == 0 else
+                     f"{_cause(found.stopped)}: the counts are lower bounds (at least {raw:,} grid{'s' * (raw != 1)}, "
+                     f"at least {n:,} modulo symmetry, listed one by one: {why})")
+    return found
+
+
+def _why_listed(refused: TooLargeToContract | None) -> str:
+    """Why a count listed grids one by one instead of summing products (for its message)."""
+    if not isinstance(refused, BeyondTimeLeft):
+        return "the shape is too large for the exact sum-product"
+    if refused.planning:
+        return "planning the exact sum-product took half of its time"
+    if math.isfinite(refused.seconds):
+        return f"the exact sum-product is estimated at {refused.seconds:,.1f} s of work, more than the time left"
+    return "the exact sum-product would take far more than the time left"
 
 
 def _stopped_sum_product(problem: GridProblem, progress: CountProgress, budget: Budget) -> Found:
     """What a sum-product count cut short by the budget proved (see :func:`count`)."""
     stats: dict[str, Any] = {"method": "sum-product", "terms": progress.terms, "terms_done": progress.terms_done}
     lower = progress.raw_at_least
+    if lower is None and not progress.terms:
+        found = Found(count=None, stats=stats).stop(budget.reason)
+        found.message = f"{_cause(found.stopped)} while the exact count was planned: no bound to report yet"
+        return found
     if lower is None:
         found = Found(count=None, stats=stats).stop(budget.reason)
         found.message = (f"{_cause(found.stopped)} after {progress.terms_done:,} of the {progress.terms:,} terms of "
