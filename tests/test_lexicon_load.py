@@ -164,10 +164,10 @@ def test_a_damaged_or_foreign_cache_entry_is_read_afresh(tmp_path: Path, monkeyp
 
 @pytest.fixture(scope="module")
 def slow_list(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two million lines that must be read one by one (a comment sends the list the careful way):
-    seconds to load on any machine, far more than a tiny limit and its grace."""
+    """Two million lines that must be read one by one (a line that is not a word sends the list
+    the careful way): seconds to load on any machine, far more than a tiny limit and its grace."""
     path = tmp_path_factory.mktemp("slow") / "slow2m.txt"
-    path.write_text("# my words\n" + "word\n" * 2_000_000, encoding="ascii")
+    path.write_text("don't\n" + "word\n" * 2_000_000, encoding="ascii")
     return path
 
 
