@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from pydantic import TypeAdapter, ValidationError
 
 from cpwords import puzzles
-from cpwords.engines.budget import Budget, Progress, SearchTimeout, no_progress
+from cpwords.engines.budget import Budget, BuildStopped, Progress, SearchTimeout, no_progress
 from cpwords.engines.shards import SHARD_SECONDS
 from cpwords.engines.workers import worker_count
 from cpwords.errors import InputError
@@ -251,6 +251,8 @@ def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budg
         result = Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task,
                         message=getattr(exc, "message", "the time limit was reached before any answer was found"),
                         stats={"stopped": budget.reason or str(exc)})
+        if isinstance(exc, BuildStopped) and not exc.elsewhere:
+            result.stats["build_stopped"] = exc.what
     _finish(result, prepared, round(time.perf_counter() - t0, 6), budget)
     if check and result.solutions:
         _check(kind, spec, result, budget)

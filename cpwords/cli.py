@@ -302,7 +302,7 @@ def _solve_one(spec: Any, run: Budget, args: argparse.Namespace, *, batch: bool)
     from cpwords import api
 
     try:
-        return api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
+        result = api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
     except InputError as exc:
         named_here = exc.source in (None, "command line")  # not an error inside the word-list file
         if getattr(args, "dict_option", None) and named_here and (exc.field or "").split(".")[0] == "dictionary":
@@ -310,6 +310,23 @@ def _solve_one(spec: Any, run: Budget, args: argparse.Namespace, *, batch: bool)
         if not batch:
             raise exc from None
         return exc.located(source=spec.source, line=spec.line)
+    if result.stats.get("build_stopped") and not run.stopped:
+        _build_in_background(spec, result)
+    return result
+
+
+def _build_in_background(spec: Any, result: Any) -> None:
+    """The time limit ended a one-time build: finish it in a detached process, so that the next
+    run finds it in the cache (:mod:`cpwords.engines.background`), and say so."""
+    from cpwords.engines import background
+    from cpwords.engines.budget import CAUSES
+
+    pid = background.start(spec)
+    if pid is not None:
+        result.stats["background_build_pid"] = pid
+        cause = CAUSES.get(result.stats.get("stopped", ""), "the run stopped")
+        result.message = (f"{cause} while {result.stats['build_stopped']} was being built; the build goes on "
+                          f"in the background (process {pid}) and is kept in the cache for the next run")
 
 
 def _error_entry(exc: InputError) -> dict[str, Any]:

@@ -24,6 +24,9 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Never touch the user's cache: derived indexes go to a temporary folder."""
     mp = pytest.MonkeyPatch()
     mp.setenv("CPWORDS_CACHE_DIR", str(tmp_path_factory.mktemp("cpwords-cache")))
+    # A command whose time limit stops a one-time build finishes it in a detached process; here
+    # that would be work running beside later tests (tests/test_first_use_builds.py turns it on).
+    mp.setenv("CPWORDS_NO_BACKGROUND_BUILDS", "1")
     yield
     mp.undo()
 

@@ -48,14 +48,29 @@ CAUSES = {"time_limit": "the time limit was reached", "interrupted": "the run wa
 
 class BuildStopped(SearchTimeout):
     """The budget ended while a dictionary's one-time index was being built; :attr:`message`
-    names it in the user's words (nothing is kept: the next run builds it again)."""
+    names it in the user's words. Nothing half-built is kept: the command line finishes the build
+    in the background (:mod:`cpwords.engines.background`), or the next run builds it again."""
 
-    def __init__(self, reason: str | None, what: str) -> None:
+    def __init__(self, reason: str | None, what: str, *, elsewhere: bool = False) -> None:
         super().__init__(reason or "time_limit")
         self.reason = reason or "time_limit"
-        self.message = (f"{CAUSES.get(self.reason, 'the run stopped')} while {what} was being built "
-                        "(a one-time build, kept in the cache once it completes: give the first run "
-                        "of a big dictionary a longer time limit)")
+        self.what, self.elsewhere = what, elsewhere
+        cause = CAUSES.get(self.reason, "the run stopped")
+        self.message = (f"{cause} while another cpwords process was building {what} (it is kept in the cache "
+                        "once it completes)" if elsewhere else
+                        f"{cause} while {what} was being built (a one-time build, kept in the cache once it "
+                        "completes: give the first run of a big dictionary a longer time limit)")
+
+
+#: Set in a process that only builds (:mod:`cpwords.engines.background`): builds ignore budgets.
+_FREE_BUILDS = False
+
+
+def free_builds() -> None:
+    """Let every one-time build of this process run to its end, whatever the solve's budget (for
+    a process whose only task is to build a dictionary's indexes into the disk cache)."""
+    global _FREE_BUILDS
+    _FREE_BUILDS = True
 
 
 #: The budget that one-time builds started in this context answer to (see :func:`builds_within`).
@@ -73,10 +88,11 @@ def builds_within(budget: Budget | None) -> Iterator[None]:
         _BUILD_BUDGET.reset(token)
 
 
-def build_checkpoint(what: str) -> None:
+def build_checkpoint(what: str, *, elsewhere: bool = False) -> None:
     """Between the stages of a one-time build of ``what``: raises :class:`BuildStopped` once the
     budget of :func:`builds_within` is stopped or :data:`BUILD_GRACE_S` past its deadline (outside
-    a solve, or without a limit, nothing happens).
+    a solve, or without a limit, nothing happens). ``elsewhere``: this run is waiting for another
+    process that builds it.
 
     >>> build_checkpoint("the trie of scowl-95")  # no budget here: build freely
     >>> b = Budget(0.0)
@@ -87,11 +103,11 @@ def build_checkpoint(what: str) -> None:
     cpwords.engines.budget.BuildStopped: interrupted
     """
     budget = _BUILD_BUDGET.get()
-    if budget is None:
+    if budget is None or _FREE_BUILDS:
         return
     if budget.stopped or (budget.deadline is not None and time.monotonic() > budget.deadline + BUILD_GRACE_S):
         budget.expired()  # sets the reason
-        raise BuildStopped(budget.reason, what)
+        raise BuildStopped(budget.reason, what, elsewhere=elsewhere)
 
 
 class MemoryBudgetExceeded(CpwordsError):

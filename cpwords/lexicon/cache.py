@@ -22,10 +22,11 @@ import hashlib
 import os
 import pickle
 import re
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from cpwords.lexicon.core import Lexicon
@@ -126,10 +127,25 @@ def build_lock(path: Path) -> Iterator[bool]:
         yield False
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        _wait_for_lock(fd, path, fcntl)
         yield True
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def _wait_for_lock(fd: int, path: Path, fcntl: Any) -> None:
+    """Take the exclusive lock on ``fd``; while another process holds it (building the same
+    entry), wait as a build stage of this run: a time limit ends the wait too."""
+    from cpwords.engines.budget import build_checkpoint
+
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            entry = path.name.split("-v")[0].replace("-", " ")
+            build_checkpoint(f"the {entry}", elsewhere=True)
+            time.sleep(0.05)
 
 
 def _write(path: Path, key: tuple[str, int, str], value: object) -> None:

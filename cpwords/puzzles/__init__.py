@@ -219,7 +219,7 @@ class PuzzleKind:
             return self._solve(spec, budget)
 
     def _solve(self, spec: BaseSpec, budget: Budget) -> Result:
-        from cpwords.engines.budget import MemoryBudgetExceeded, SearchTimeout
+        from cpwords.engines.budget import BuildStopped, MemoryBudgetExceeded, SearchTimeout
         from cpwords.engines.found import MEMORY, Found
 
         hooks = self.load(self.pipeline)
@@ -235,6 +235,8 @@ class PuzzleKind:
                          else self.run(prepared.problem, spec, budget))
             except SearchTimeout as exc:  # a build's says what it was building
                 found = Found(message=getattr(exc, "message", None)).stop(exc.args[0] if exc.args else budget.reason)
+                if isinstance(exc, BuildStopped) and not exc.elsewhere:
+                    found.stats["build_stopped"] = exc.what
             except MemoryBudgetExceeded as exc:
                 found = Found(message=str(exc)).stop(MEMORY)
             found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))
