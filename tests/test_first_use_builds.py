@@ -15,6 +15,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cpwords
 from cpwords.engines.budget import BUILD_GRACE_S, Budget, BuildStopped, build_checkpoint, builds_within
@@ -38,6 +40,7 @@ SPECS = {
     "the Ruzzle trie": {"kind": "ruzzle", "grid": ["cold", "warm", "rest", "dine"]},
     "the Letter Boxed word table": {"kind": "letter_boxed", "sides": ["cod", "lwa", "rmi", "etn"]},
     "the prefix and suffix tokens": {"kind": "prefix_suffix_board", "seed": 1},
+    "the Spelling Bee word table": {"kind": "spelling_bee", "letters": "coldwar", "center": "c"},
 }
 
 
@@ -122,3 +125,19 @@ def test_a_build_the_limit_stopped_goes_on_in_the_background_and_the_next_run_an
     answered = json.loads(second.stdout)
     assert second.returncode == 0 and answered["status"] == "optimal", answered["message"]
     assert answered["solutions"][0]["words"][0] == "cold" and "background_build_pid" not in answered["stats"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzäöüñé", min_size=0, max_size=9), max_size=300),
+       min_length=st.integers(1, 5), language=st.sampled_from(["english", "german"]))
+def test_the_spelling_bee_table_grouped_with_arrays_is_the_word_by_word_one(
+        words: list[str], min_length: int, language: str) -> None:
+    """Same groups, same order of masks and of words in each, same points (letters outside the
+    alphabet, empty and short words, more than seven letters: all left out alike)."""
+    from cpwords.alphabet import alphabet_of
+    from cpwords.puzzles.spelling_bee import words as bee
+
+    alphabet = alphabet_of(language)
+    loop = bee.WordTable.build(words, min_length, alphabet=alphabet)  # a plain list: word by word
+    grouped, points = bee._grouped_arrays(words, min_length, alphabet, None)
+    assert grouped == loop.words and list(grouped) == list(loop.words) and points == loop.points

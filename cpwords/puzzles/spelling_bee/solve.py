@@ -3,11 +3,12 @@ engine found into the one Result."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from cpwords.engines.budget import Budget, SearchTimeout
+from cpwords.engines.budget import Budget, build_checkpoint
 from cpwords.engines.found import Found
-from cpwords.lexicon import lexicon_for
+from cpwords.lexicon import Lexicon, lexicon_for
 from cpwords.puzzles import Prepared
 from cpwords.puzzles.spelling_bee.solution import SpellingBeeSolution
 from cpwords.puzzles.spelling_bee.spec import SpellingBeeSpec
@@ -40,14 +41,28 @@ def prepare(spec: SpellingBeeSpec, budget: Budget | None = None) -> Prepared:
     """
     lexicon = lexicon_for(spec)  # generate: no offensive words unless the spec says
     stats: dict[str, Any] = {"dictionary": spec.dictionary.label()}
-    try:
-        table = WordTable.build(lexicon, spec.min_word_length, tick=(budget or Budget(None)).ticker(4096))
-    except SearchTimeout as exc:
-        found = Found(message="the time limit was reached while the words were grouped").stop(
-            exc.args[0] if exc.args else None)
-        return Prepared(None, stats, found)
+    table = word_table(lexicon, spec.min_word_length)
     stats["letter_sets"] = len(table.words)
     return Prepared(table, stats)
+
+
+def word_table(lexicon: Lexicon, min_length: int) -> WordTable:
+    """The dictionary's words grouped by letter set: a one-time build, kept in the disk cache
+    (two million words take a second or two to group; the cache reads them back in a fraction).
+
+    Raises
+    ------
+    BuildStopped when the run's time limit (and its grace) ends the build.
+    """
+    from cpwords.lexicon.cache import cached
+
+    stage = functools.partial(build_checkpoint, f"the Spelling Bee word table of {lexicon.label}")
+    name = f"spelling-bee-table-{lexicon.alphabet.code}-{min_length}"
+    return cached(lexicon, name, lambda: WordTable.build(lexicon, min_length, tick=stage), version=TABLE_VERSION)
+
+
+#: The disk cache's format version of :class:`WordTable` (bump it when the class changes).
+TABLE_VERSION = 1
 
 
 def result(spec: SpellingBeeSpec, table: WordTable | None, found: Found, stats: dict[str, Any],
