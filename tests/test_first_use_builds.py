@@ -141,3 +141,32 @@ def test_the_spelling_bee_table_grouped_with_arrays_is_the_word_by_word_one(
     loop = bee.WordTable.build(words, min_length, alphabet=alphabet)  # a plain list: word by word
     grouped, points = bee._grouped_arrays(words, min_length, alphabet, None)
     assert grouped == loop.words and list(grouped) == list(loop.words) and points == loop.points
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the cache's lock is POSIX flock")
+def test_waiting_for_another_process_build_keeps_the_limit(tmp_path: Path) -> None:
+    """Another process holds the build lock of an entry (it is building it): a run that needs
+    the entry waits for it only until its own limit (and the grace), then says so."""
+    import fcntl
+    import os
+    import time
+
+    from cpwords.lexicon import Lexicon
+    from cpwords.lexicon.cache import cache_path, cached
+
+    lexicon = Lexicon.from_words(["cold", "cord", "word", "warm"])
+    path = cache_path(lexicon, "test-entry", 1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    holder = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(holder, fcntl.LOCK_EX)  # as a process building the entry holds it
+    try:
+        budget = Budget(0.2)
+        t0 = time.monotonic()
+        with builds_within(budget), pytest.raises(BuildStopped) as stopped:
+            cached(lexicon, "test-entry", lambda: 1, version=1)
+        assert time.monotonic() - t0 >= 0.2 + BUILD_GRACE_S  # it waited, then stopped
+        assert stopped.value.elsewhere
+        assert "another cpwords process was building the test entry" in stopped.value.message
+    finally:
+        os.close(holder)
+    assert cached(lexicon, "test-entry", lambda: 2, version=1) == 2  # the lock is free: it builds
