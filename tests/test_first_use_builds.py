@@ -39,7 +39,7 @@ SPECS = {
     "the ladder index": {"kind": "ladder", "start": "cold", "target": "warm"},
     "the Ruzzle trie": {"kind": "ruzzle", "grid": ["cold", "warm", "rest", "dine"]},
     "the Letter Boxed word table": {"kind": "letter_boxed", "sides": ["cod", "lwa", "rmi", "etn"]},
-    "the prefix and suffix tokens": {"kind": "prefix_suffix_board", "seed": 1},
+    "the prefix/suffix token table": {"kind": "prefix_suffix_board", "seed": 1},
     "the Spelling Bee word table": {"kind": "spelling_bee", "letters": "coldwar", "center": "c"},
 }
 

@@ -15,7 +15,9 @@ nothing changes. Token ids are alphabetical, separately for prefixes and suffixe
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -149,7 +151,8 @@ class TokenSet:
 
 
 def playable_cuts(words: list[str], prefix_length: tuple[int, int], suffix_length: tuple[int, int],
-                  min_prefix_words: int, min_suffix_words: int) -> set[tuple[str, str]]:
+                  min_prefix_words: int, min_suffix_words: int,
+                  stage: Callable[[], None] | None = None) -> set[tuple[str, str]]:
     """Every (prefix, suffix) cut of ``words`` that survives pruning.
 
     Parameters
@@ -160,6 +163,8 @@ def playable_cuts(words: list[str], prefix_length: tuple[int, int], suffix_lengt
         Allowed token lengths, inclusive ranges.
     min_prefix_words, min_suffix_words:
         A prefix (suffix) token must take part in at least this many distinct words.
+    stage:
+        Called between rounds of pruning; may raise to stop.
 
     Returns
     -------
@@ -171,7 +176,8 @@ def playable_cuts(words: list[str], prefix_length: tuple[int, int], suffix_lengt
     (plo, phi), (slo, shi) = prefix_length, suffix_length
     cuts = {(w[:k], w[k:]) for w in words for k in range(plo, phi + 1) if slo <= len(w) - k <= shi}
     while True:
-        build_checkpoint("the prefix and suffix tokens of the dictionary")
+        if stage is not None:
+            stage()
         prefix_words: dict[str, set[str]] = defaultdict(set)
         suffix_words: dict[str, set[str]] = defaultdict(set)
         for p, s in cuts:
@@ -188,10 +194,11 @@ def build_tokens(lexicon: Lexicon, prefix_length: tuple[int, int], suffix_length
                  min_prefix_words: int, min_suffix_words: int) -> TokenSet:
     """The :class:`TokenSet` of a lexicon (plurals dropped, pruned), ids in alphabetical order."""
     # Words of the dictionary's alphabet (a-z in English, with ñ or ä ö ü in Spanish or German).
-    build_checkpoint(f"the prefix and suffix tokens of {lexicon.label}")
+    stage = functools.partial(build_checkpoint, f"the prefix/suffix token table of {lexicon.label}")
+    stage()
     words = [w for w in lexicon.filtered(drop_plurals=True) if lexicon.alphabet.is_word(w)]
-    build_checkpoint(f"the prefix and suffix tokens of {lexicon.label}")
-    cuts = playable_cuts(words, prefix_length, suffix_length, min_prefix_words, min_suffix_words)
+    stage()
+    cuts = playable_cuts(words, prefix_length, suffix_length, min_prefix_words, min_suffix_words, stage)
     prefixes = tuple(sorted({p for p, _ in cuts}))
     suffixes = tuple(sorted({s for _, s in cuts}))
     word_list = tuple(sorted({p + s for p, s in cuts}))
