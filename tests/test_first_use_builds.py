@@ -170,3 +170,19 @@ def test_waiting_for_another_process_build_keeps_the_limit(tmp_path: Path) -> No
     finally:
         os.close(holder)
     assert cached(lexicon, "test-entry", lambda: 2, version=1) == 2  # the lock is free: it builds
+
+
+def test_every_hard_instance_of_the_sweep_reaches_the_background_builder_unchanged() -> None:
+    """The detached builder re-reads the spec from its JSON: it must be the same spec (``limit:
+    null`` is not the default limit), or it would build for another puzzle."""
+    import json
+    import sys
+
+    from cpwords.engines.background import payload
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_time_limits import CASES
+
+    for case, fields in CASES.items():
+        spec = parse_spec(fields)
+        assert parse_spec(json.loads(payload(spec))).model_dump() == spec.model_dump(), case

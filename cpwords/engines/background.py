@@ -34,7 +34,6 @@ def start(spec: Any) -> int | None:
     when turned off or when it could not start)."""
     if os.environ.get(OFF, "") not in ("", "0"):
         return None
-    payload = json.dumps(spec.model_dump(mode="json", exclude_none=True))
     options: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.DEVNULL,
                                "stderr": subprocess.DEVNULL, "close_fds": True}
     if os.name == "posix":
@@ -44,11 +43,16 @@ def start(spec: Any) -> int | None:
     try:
         proc = subprocess.Popen([sys.executable, "-m", "cpwords.engines.background"], **options)
         assert proc.stdin is not None
-        proc.stdin.write(payload.encode())
+        proc.stdin.write(payload(spec).encode())
         proc.stdin.close()
     except OSError:
         return None
     return proc.pid
+
+
+def payload(spec: Any) -> str:
+    """The spec as the builder reads it: every field (``limit: null`` is not the default limit)."""
+    return json.dumps(spec.model_dump(mode="json"))
 
 
 def main() -> None:
