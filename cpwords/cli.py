@@ -317,8 +317,8 @@ def _solve_one(spec: Any, run: Budget, args: argparse.Namespace, *, batch: bool)
 
 def _build_in_background(spec: Any, result: Any) -> None:
     """The time limit ended a one-time build: finish it in a detached process, so that the next
-    run finds it in the cache (:mod:`cpwords.engines.background`), and say so."""
-    from cpwords.engines import background
+    run finds it in the cache (:mod:`cpwords.background`), and say so."""
+    from cpwords import background
     from cpwords.engines.budget import CAUSES
 
     pid = background.start(spec)

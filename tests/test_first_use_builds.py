@@ -178,7 +178,7 @@ def test_every_hard_instance_of_the_sweep_reaches_the_background_builder_unchang
     import json
     import sys
 
-    from cpwords.engines.background import payload
+    from cpwords.background import payload
 
     sys.path.insert(0, str(Path(__file__).parent))
     from test_time_limits import CASES

@@ -49,7 +49,7 @@ CAUSES = {"time_limit": "the time limit was reached", "interrupted": "the run wa
 class BuildStopped(SearchTimeout):
     """The budget ended while a dictionary's one-time index was being built; :attr:`message`
     names it in the user's words. Nothing half-built is kept: the command line finishes the build
-    in the background (:mod:`cpwords.engines.background`), or the next run builds it again."""
+    in the background (:mod:`cpwords.background`), or the next run builds it again."""
 
     def __init__(self, reason: str | None, what: str, *, elsewhere: bool = False) -> None:
         super().__init__(reason or "time_limit")
@@ -62,7 +62,7 @@ class BuildStopped(SearchTimeout):
                         "completes: give the first run of a big dictionary a longer time limit)")
 
 
-#: Set in a process that only builds (:mod:`cpwords.engines.background`): builds ignore budgets.
+#: Set in a process that only builds (:mod:`cpwords.background`): builds ignore budgets.
 _FREE_BUILDS = False
 
 

@@ -26,12 +26,20 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
-
-if TYPE_CHECKING:
-    from cpwords.lexicon.core import Lexicon
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class Lexicon(Protocol):
+    """What the cache needs of a lexicon: its content hash (a :class:`cpwords.lexicon.Lexicon`,
+    or a stand-in holding only the hash; no import of the lexicon module, which stores through
+    this one)."""
+
+    @property
+    def content_hash(self) -> str: ...
+
+
 MAGIC = b"cpwords-cache 1\n"
 
 

@@ -390,5 +390,5 @@ def landmark_rows(index: LadderIndex, g: int) -> bytes:
     (Here, not in :mod:`.store`, which imports this module.)"""
     from cpwords.lexicon.cache import cached
 
-    return cached(ByHash(index.content_hash), f"{CACHE_NAME}-landmarks-{g}",  # type: ignore[arg-type]
+    return cached(ByHash(index.content_hash), f"{CACHE_NAME}-landmarks-{g}",
                   lambda: index.compute_landmarks(g), version=CACHE_VERSION)

@@ -99,7 +99,7 @@ def _index_by_alias(key: str, ref: DictionaryRef) -> LadderIndex:
         warnings.warn(f"damaged cache file {path} is rebuilt", stacklevel=2)
         raise _Stale
     stand_in = _ByHash(content_hash)
-    if not content_hash or not cache_path(stand_in, CACHE_NAME, CACHE_VERSION).is_file():  # type: ignore[arg-type]
+    if not content_hash or not cache_path(stand_in, CACHE_NAME, CACHE_VERSION).is_file():
         raise _Stale
 
     def rebuild() -> dict[str, Any]:  # the file was unreadable: build it, if the content is still the same
@@ -110,7 +110,7 @@ def _index_by_alias(key: str, ref: DictionaryRef) -> LadderIndex:
             raise _Stale
         return build_index(lexicon).to_payload()
 
-    payload = cached(stand_in, CACHE_NAME, rebuild, version=CACHE_VERSION)  # type: ignore[arg-type]
+    payload = cached(stand_in, CACHE_NAME, rebuild, version=CACHE_VERSION)
     return LadderIndex.from_payload(payload)
 
 

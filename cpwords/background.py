@@ -41,7 +41,7 @@ def start(spec: Any) -> int | None:
     else:
         options["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.DETACHED_PROCESS  # type: ignore[attr-defined]
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "cpwords.engines.background"], **options)
+        proc = subprocess.Popen([sys.executable, "-m", "cpwords.background"], **options)
         assert proc.stdin is not None
         proc.stdin.write(payload(spec).encode())
         proc.stdin.close()
