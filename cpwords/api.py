@@ -32,8 +32,6 @@ from cpwords.specs import BaseSpec
 #: Seconds past the time limit by which the independent check ends (the listing's conversion,
 #: ``found.CONVERT_GRACE_S``, shares them): the answers not reached are kept, marked unchecked.
 CHECK_GRACE_S = 0.5
-#: Seconds a check that starts after that (a slow start on an empty cache) still gets.
-CHECK_LATE_S = 0.1
 #: Solutions a kind's all-at-once checker gets per call (the time limit is looked at between calls).
 CHECK_CHUNK = 2048
 #: Fields every spec shares that no spec's own validators read: replaced without re-validating the spec.
@@ -453,6 +451,11 @@ def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], *, cluster: st
     return results
 
 
+def _answers(n: int) -> str:
+    """``the answer is`` or ``the N answers are``, for a message."""
+    return "the answer is" if n == 1 else f"the {n:,} answers are"
+
+
 def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Budget) -> None:
     """Re-check every answer; past the time limit (plus a grace period) the answers not yet
     checked are kept after the checked ones, marked unchecked in ``stats`` and the message.
@@ -464,13 +467,13 @@ def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Bud
     checked = 0
     solutions = result.solutions
     # The check ends half a second past the deadline, the listing's conversion included, so that
-    # the whole command keeps its promise; one that starts later than that (a slow start on an
-    # empty cache) still checks the answers of a short moment, not none.
-    end = None if budget.deadline is None else max(budget.deadline + CHECK_GRACE_S, time.monotonic() + CHECK_LATE_S)
+    # the whole command keeps its promise; one that would start later than that (a one-time build
+    # finished in its grace) checks nothing: every answer is kept, shown unchecked.
+    end = None if budget.deadline is None else budget.deadline + CHECK_GRACE_S
     if kind.checker_all is not None:
         check_all = kind.load(kind.checker_all)
         for start in range(0, len(solutions), CHECK_CHUNK):
-            if start and end is not None and time.monotonic() > end:
+            if end is not None and time.monotonic() > end:
                 break
             chunk = solutions[start:start + CHECK_CHUNK]
             for i, found in sorted(check_all(spec, chunk).items()):
@@ -479,7 +482,7 @@ def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Bud
     else:
         check_one = kind.load(kind.checker)
         for i, solution in enumerate(solutions):
-            if i and end is not None and time.monotonic() > end:
+            if end is not None and time.monotonic() > end:
                 break
             problems += [f"solution {i + 1}: {p}" for p in check_one(spec, solution)]
             checked += 1
@@ -493,7 +496,8 @@ def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Bud
         if result.status == Status.OPTIMAL:
             result.status = Status.FEASIBLE
         note = (f"the time limit cut the check short: the first {checked:,} answers are checked, "
-                f"the last {unchecked:,} are shown unchecked")
+                f"the last {unchecked:,} are shown unchecked" if checked else
+                f"the time limit left no time for the check: {_answers(unchecked)} shown unchecked")
         result.message = f"{result.message}; {note}" if result.message else note
     if problems:
         result.status = Status.ERROR

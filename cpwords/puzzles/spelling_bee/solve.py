@@ -62,7 +62,7 @@ def word_table(lexicon: Lexicon, min_length: int) -> WordTable:
 
 
 #: The disk cache's format version of :class:`WordTable` (bump it when the class changes).
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 
 
 def result(spec: SpellingBeeSpec, table: WordTable | None, found: Found, stats: dict[str, Any],

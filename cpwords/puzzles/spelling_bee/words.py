@@ -8,9 +8,11 @@ not, so the engines work on masks, each with its number of words and of points.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Sized
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any
 
 import numpy as np
 
@@ -94,6 +96,23 @@ class WordTable:
             table.points[m] = table.points.get(m, 0) + base_points(w)
         return table
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The table as a few flat values (the disk cache pickles it): the masks in order, each
+        group's size and points, and every word in one string; a million small lists pickle slowly."""
+        masks = list(self.words)
+        return {"min_length": self.min_length, "alphabet": self.alphabet, "masks": array("q", masks),
+                "sizes": array("q", map(len, self.words.values())), "points": array("q", map(self.points.__getitem__, masks)),
+                "text": "\n".join(w for group in self.words.values() for w in group)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        words = state["text"].split("\n") if state["text"] else []
+        self.min_length, self.alphabet = state["min_length"], state["alphabet"]
+        self.words, start = {}, 0
+        for mask, size in zip(state["masks"], state["sizes"], strict=True):
+            self.words[mask] = words[start:start + size]
+            start += size
+        self.points = dict(zip(state["masks"], state["points"], strict=True))
+
     def mask_of(self, letters: Iterable[str]) -> int:
         """The bit mask of a set of letters of this table's alphabet."""
         return mask_of(letters, self.alphabet)
@@ -171,4 +190,5 @@ def _grouped_arrays(words: list[str], min_length: int, alphabet: Alphabet,
     for mask, end in zip(unique[by_first].tolist(), ends, strict=True):
         grouped[mask] = kept[start:end]
         start = end
+    check()  # the last moment to stop: storing the table takes a few tenths of a second more
     return grouped, dict(zip(grouped, totals, strict=True))
