@@ -338,15 +338,34 @@ class Lexicon:
         return {ch: round(1000 * n / total) for ch, n in counts.most_common()}
 
     @cached_property
+    def _lengths(self) -> np.ndarray:
+        import numpy as np
+
+        return np.fromiter(map(len, self._words), dtype=np.int64, count=len(self._words))
+
+    @cached_property
     def _by_length(self) -> dict[int, list[str]]:
+        import numpy as np
+
+        lengths = self._lengths
+        order = np.argsort(lengths, kind="stable")  # frequency order within a length
+        cuts = np.flatnonzero(np.diff(lengths[order])) + 1
         groups: dict[int, list[str]] = {}
-        for w in self._words:
-            groups.setdefault(len(w), []).append(w)
+        for ids in np.split(order, cuts) if len(order) else []:
+            picked = ids.tolist()
+            groups[len(self._words[picked[0]])] = [self._words[i] for i in picked]
         return groups
 
     def by_length(self, n: int) -> list[str]:
         """Words of ``n`` letters, most frequent first (a copy)."""
         return list(self._by_length.get(n, ()))
+
+    def ids_of_length(self, n: int) -> np.ndarray:
+        """Positions (in the lexicon's order) of the words of ``n`` letters: :meth:`by_length`'s
+        words are ``words[ids]``, and :meth:`rareness_array` ``[ids]`` their rareness."""
+        import numpy as np
+
+        return np.flatnonzero(self._lengths == n)
 
     def length_counts(self) -> dict[int, int]:
         """Number of words of each length, by increasing length."""

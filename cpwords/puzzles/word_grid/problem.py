@@ -118,8 +118,11 @@ def word_lists(spec: WordGridSpec, lengths: set[int]) -> tuple[dict[int, list[st
     from cpwords.lexicon import lexicon_for
 
     lexicon = lexicon_for(spec)  # generate: no offensive words unless the spec says
-    words = {n: lexicon.by_length(n) for n in sorted(lengths)}
-    rareness = {n: [lexicon.rareness(w) for w in ws] for n, ws in words.items()}
+    every = lexicon.rareness_array() if lengths else None  # one pass, not a look-up a word
+    words, rareness = {}, {}
+    for n in sorted(lengths):
+        words[n] = lexicon.by_length(n)
+        rareness[n] = every[lexicon.ids_of_length(n)].tolist() if every is not None else []
     return words, rareness
 
 
@@ -159,7 +162,8 @@ def prepare(spec: WordGridSpec, *, given_rows: list[str] | None = None) -> GridP
     for slot in slots:
         fixed = [(p, given[c]) for p, c in enumerate(slot) if c in given]
         ws = words[len(slot)]
-        candidates.append([i for i, w in enumerate(ws) if all(letter[w[p]] == ch for p, ch in fixed)])
+        candidates.append([i for i, w in enumerate(ws) if all(letter[w[p]] == ch for p, ch in fixed)] if fixed
+                          else list(range(len(ws))))
     group = [g for g in grid_word_symmetries(shape)
              if all(given.get(g.perm[c]) == ch for c, ch in given.items())]
     crossings: dict[int, list[tuple[int, int]]] = {}
