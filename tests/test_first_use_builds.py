@@ -2,7 +2,7 @@
 
 The first use of a dictionary builds its index (the ladder's links and groups, Ruzzle's trie and
 scoring tables, Letter Boxed's letter masks, the prefix/suffix tokens) and keeps it in the disk
-cache. Each stage of a build looks at the run's budget: once it is stopped, or half a second past
+cache. Each stage of a build looks at the run's budget: once it is stopped, or a quarter of a second past
 its deadline, the build ends and the result says, in the user's words, what was being built.
 These tests stop the budget before the run starts, so the first stage of a build on a word list
 nobody has used yet is where the run must end: no timing involved.
@@ -61,7 +61,7 @@ def test_a_stopped_run_ends_in_the_build_and_says_what_it_was_building(what: str
     assert cpwords.verify.check(spec, again) == []
 
 
-def test_a_build_gets_half_a_second_past_the_deadline_then_stops() -> None:
+def test_a_build_gets_its_grace_past_the_deadline_then_stops() -> None:
     budget = Budget(0.0)
     with builds_within(budget):
         build_checkpoint("the trie of a list")  # at the deadline: within the grace, the build goes on

@@ -40,7 +40,7 @@ class SearchTimeout(CpwordsError):
 
 #: Seconds past the deadline a one-time build (a dictionary's index, kept in the disk cache for
 #: every later run) may go on to finish, rather than be thrown away a moment before it is done.
-BUILD_GRACE_S = 0.5
+BUILD_GRACE_S = 0.25
 
 #: How a stop is told in messages, by its reason.
 CAUSES = {"time_limit": "the time limit was reached", "interrupted": "the run was interrupted"}

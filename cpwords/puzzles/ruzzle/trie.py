@@ -93,6 +93,7 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH,
     if points.size and int(points.max()) >= lookup.size or (lookup[np.minimum(points, lookup.size - 1)] < 0).any():
         bad = next(ch for w in ordered for ch in w if ch not in alphabet.index)
         raise ValueError(f"letter {bad!r} is not in the alphabet ({alphabet.describe()})")
+    stage()
     codes = np.full((n, longest + 1), -1, np.int16)  # a word's letters, then -1
     starts = np.cumsum(lengths) - lengths
     codes[np.repeat(np.arange(n), lengths), np.arange(points.size) - np.repeat(starts, lengths)] = lookup[points]
