@@ -249,7 +249,7 @@ def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budg
         result = Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task,
                         message=getattr(exc, "message", "the time limit was reached before any answer was found"),
                         stats={"stopped": budget.reason or str(exc)})
-        if isinstance(exc, BuildStopped) and not exc.elsewhere:
+        if isinstance(exc, BuildStopped) and exc.to_finish:
             result.stats["build_stopped"] = exc.what
     _finish(result, prepared, round(time.perf_counter() - t0, 6), budget)
     if check and result.solutions:

@@ -186,3 +186,18 @@ def test_every_hard_instance_of_the_sweep_reaches_the_background_builder_unchang
     for case, fields in CASES.items():
         spec = parse_spec(fields)
         assert parse_spec(json.loads(payload(spec))).model_dump() == spec.model_dump(), case
+
+
+def test_work_each_run_does_again_is_not_promised_to_be_kept() -> None:
+    """Dropping the plurals of a big list is done again by every run: stopped, it says so, and it
+    is not handed to a background build (nothing would be kept)."""
+    budget = Budget(None)
+    budget.stop("interrupted")
+    with builds_within(budget), pytest.raises(BuildStopped) as stopped:
+        build_checkpoint("the plural-free copy of big.txt", kept=False)
+    assert not stopped.value.to_finish
+    assert stopped.value.message.startswith("the run was interrupted while the plural-free copy of big.txt was being made")
+    assert "kept in the cache" not in stopped.value.message
+    with builds_within(budget), pytest.raises(BuildStopped) as waited:
+        build_checkpoint("the ladder index", elsewhere=True)
+    assert not waited.value.to_finish and "another cpwords process was building the ladder index" in waited.value.message

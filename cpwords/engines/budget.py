@@ -51,15 +51,24 @@ class BuildStopped(SearchTimeout):
     names it in the user's words. Nothing half-built is kept: the command line finishes the build
     in the background (:mod:`cpwords.background`), or the next run builds it again."""
 
-    def __init__(self, reason: str | None, what: str, *, elsewhere: bool = False) -> None:
+    def __init__(self, reason: str | None, what: str, *, elsewhere: bool = False, kept: bool = True) -> None:
         super().__init__(reason or "time_limit")
         self.reason = reason or "time_limit"
-        self.what, self.elsewhere = what, elsewhere
+        self.what, self.elsewhere, self.kept = what, elsewhere, kept
         cause = CAUSES.get(self.reason, "the run stopped")
-        self.message = (f"{cause} while another cpwords process was building {what} (it is kept in the cache "
-                        "once it completes)" if elsewhere else
-                        f"{cause} while {what} was being built (a one-time build, kept in the cache once it "
-                        "completes: give the first run of a big dictionary a longer time limit)")
+        if elsewhere:
+            self.message = f"{cause} while another cpwords process was building {what} (it is kept in the cache once it completes)"
+        elif kept:
+            self.message = (f"{cause} while {what} was being built (a one-time build, kept in the cache once it "
+                            "completes: give the first run of a big dictionary a longer time limit)")
+        else:
+            self.message = (f"{cause} while {what} was being made (each run of this dictionary makes it: give it "
+                            "a longer time limit)")
+
+    @property
+    def to_finish(self) -> bool:
+        """The build is worth finishing in the background: it is kept, and nobody else builds it."""
+        return self.kept and not self.elsewhere
 
 
 #: Set in a process that only builds (:mod:`cpwords.background`): builds ignore budgets.
@@ -88,11 +97,11 @@ def builds_within(budget: Budget | None) -> Iterator[None]:
         _BUILD_BUDGET.reset(token)
 
 
-def build_checkpoint(what: str, *, elsewhere: bool = False) -> None:
+def build_checkpoint(what: str, *, elsewhere: bool = False, kept: bool = True) -> None:
     """Between the stages of a one-time build of ``what``: raises :class:`BuildStopped` once the
     budget of :func:`builds_within` is stopped or :data:`BUILD_GRACE_S` past its deadline (outside
     a solve, or without a limit, nothing happens). ``elsewhere``: this run is waiting for another
-    process that builds it.
+    process that builds it; ``kept=False``: work each run does again (nothing stored).
 
     >>> build_checkpoint("the trie of scowl-95")  # no budget here: build freely
     >>> b = Budget(0.0)
@@ -107,7 +116,7 @@ def build_checkpoint(what: str, *, elsewhere: bool = False) -> None:
         return
     if budget.stopped or (budget.deadline is not None and time.monotonic() > budget.deadline + BUILD_GRACE_S):
         budget.expired()  # sets the reason
-        raise BuildStopped(budget.reason, what, elsewhere=elsewhere)
+        raise BuildStopped(budget.reason, what, elsewhere=elsewhere, kept=kept)
 
 
 class MemoryBudgetExceeded(CpwordsError):

@@ -241,8 +241,16 @@ class Lexicon:
             and (max_level is None or self._levels[i] <= max_level)
         ]
         if drop_plurals:
+            from cpwords.engines.budget import build_checkpoint
+
+            what = f"the plural-free copy of {self.label}"  # a big list takes seconds: within the limit
+            build_checkpoint(what, kept=False)
             kept = {self._words[i] for i in keep}
-            keep = [i for i in keep if not _is_plural_of_member(self._words[i], kept)]
+            singular = []
+            for start in range(0, len(keep), 100_000):
+                build_checkpoint(what, kept=False)
+                singular += [i for i in keep[start:start + 100_000] if not _is_plural_of_member(self._words[i], kept)]
+            keep = singular
         if exclude:
             keep = [i for i in keep if self._words[i] not in exclude]
         return Lexicon(

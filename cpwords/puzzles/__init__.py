@@ -235,7 +235,7 @@ class PuzzleKind:
                          else self.run(prepared.problem, spec, budget))
             except SearchTimeout as exc:  # a build's says what it was building
                 found = Found(message=getattr(exc, "message", None)).stop(exc.args[0] if exc.args else budget.reason)
-                if isinstance(exc, BuildStopped) and not exc.elsewhere:
+                if isinstance(exc, BuildStopped) and exc.to_finish:
                     found.stats["build_stopped"] = exc.what
             except MemoryBudgetExceeded as exc:
                 found = Found(message=str(exc)).stop(MEMORY)
