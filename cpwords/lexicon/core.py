@@ -244,11 +244,14 @@ class Lexicon:
             from cpwords.engines.budget import build_checkpoint
 
             what = f"the plural-free copy of {self.label}"  # a big list takes seconds: within the limit
-            build_checkpoint(what, kept=False)
-            kept = {self._words[i] for i in keep}
-            singular = []
-            for start in range(0, len(keep), 100_000):
+            big = len(keep) >= _ARRAY_WORDS  # a short one takes milliseconds: no stop worth it
+            if big:
                 build_checkpoint(what, kept=False)
+            kept = {self._words[i] for i in keep}
+            singular: list[int] = []
+            for start in range(0, len(keep), 100_000):
+                if big:
+                    build_checkpoint(what, kept=False)
                 singular += [i for i in keep[start:start + 100_000] if not _is_plural_of_member(self._words[i], kept)]
             keep = singular
         if exclude:
