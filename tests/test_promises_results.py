@@ -244,4 +244,7 @@ def test_an_enumeration_cut_by_its_limit_keeps_the_unchecked_rest(tmp_path: Path
     assert result["status"] == "feasible" and len(result["solutions"]) > 1
     stats = result["stats"]
     checked = stats.get("unchecked_from", len(result["solutions"]))
-    assert checked >= 1 and checked + stats.get("unchecked", 0) == len(result["solutions"])
+    assert checked + stats.get("unchecked", 0) == len(result["solutions"])
+    # On a busy machine the listing can end past the check's half second: nothing is checked
+    # then, and the message says so (every answer is still there, shown unchecked).
+    assert checked >= 1 or "no time for the check" in result["message"], result["message"]
