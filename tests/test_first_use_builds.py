@@ -201,3 +201,13 @@ def test_work_each_run_does_again_is_not_promised_to_be_kept() -> None:
     with builds_within(budget), pytest.raises(BuildStopped) as waited:
         build_checkpoint("the ladder index", elsewhere=True)
     assert not waited.value.to_finish and "another cpwords process was building the ladder index" in waited.value.message
+
+
+def test_a_stopped_build_crosses_process_boundaries() -> None:
+    """A server worker or a forked solve hands the exception back pickled (it was a 500 once)."""
+    import pickle
+
+    stopped = BuildStopped("time_limit", "the trie of big.txt", kept=False)
+    again = pickle.loads(pickle.dumps(stopped))
+    assert (type(again), again.args, again.what, again.kept, again.message) == \
+        (BuildStopped, ("time_limit",), "the trie of big.txt", False, stopped.message)

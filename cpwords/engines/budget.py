@@ -65,6 +65,11 @@ class BuildStopped(SearchTimeout):
             self.message = (f"{cause} while {what} was being made (each run of this dictionary makes it: give it "
                             "a longer time limit)")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Crosses process boundaries (a forked solve, a server worker): an exception pickles as
+        # ``cls(*args)``, which would lose ``what``.
+        return type(self), (self.reason, self.what), self.__dict__
+
     @property
     def to_finish(self) -> bool:
         """The build is worth finishing in the background: it is kept, and nobody else builds it."""
