@@ -235,8 +235,10 @@ class PuzzleKind:
                          else self.run(prepared.problem, spec, budget))
             except SearchTimeout as exc:  # a build's says what it was building
                 found = Found(message=getattr(exc, "message", None)).stop(exc.args[0] if exc.args else budget.reason)
-                if isinstance(exc, BuildStopped) and exc.to_finish:
-                    found.stats["build_stopped"] = exc.what
+                if isinstance(exc, BuildStopped):  # its reason, even when the budget's own is unset
+                    found.stats["stopped"] = exc.reason
+                    if exc.to_finish:
+                        found.stats["build_stopped"] = exc.what
             except MemoryBudgetExceeded as exc:
                 found = Found(message=str(exc)).stop(MEMORY)
             found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))
