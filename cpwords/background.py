@@ -68,8 +68,8 @@ def main() -> None:
     if hasattr(os, "nice"):
         os.nice(10)
     spec = parse_spec(json.loads(sys.stdin.read()))
-    free_builds()
-    api.solve(spec, time_limit=0.001, check=False)
+    with free_builds():
+        api.solve(spec, time_limit=0.001, check=False)
 
 
 if __name__ == "__main__":

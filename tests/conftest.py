@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -99,20 +97,6 @@ def descendants(pid: int) -> set[int]:
 def alive(pids: set[int]) -> set[int]:
     table = _processes()
     return {p for p in pids if p in table and table[p][1] != "Z"}
-
-
-@pytest.fixture(scope="module")
-def startup_s() -> float:
-    """Seconds this machine takes to start Python and import what a solving command imports: the
-    whole-command time-limit tests allow it on top of the limit (measured per module, as the
-    machine's load may change in between)."""
-    code = "import cpwords.cli, cpwords.api, ortools.sat.python.cp_model, pysat.solvers, numpy, rich.table"
-    times = []
-    for _ in range(2):
-        t0 = time.monotonic()
-        subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
-        times.append(time.monotonic() - t0)
-    return min(times)
 
 
 def stop_process(proc: subprocess.Popen[str]) -> None:

@@ -137,3 +137,38 @@ def run_cpwords(argv: Sequence[str], **options: Any) -> subprocess.CompletedProc
     options.setdefault("capture_output", True)
     options.setdefault("timeout", HANG_S)
     return subprocess.run([sys.executable, "-m", "cpwords", *argv], text=True, check=False, **options)
+
+
+def warm_cache(spec: Any) -> None:
+    """Build what solving ``spec`` needs into the disk cache (the dictionary's indexes), whatever
+    the machine's load: the builds run to their end, the search gets a millisecond. A test then
+    times a second use, as a user's second run."""
+    import cpwords
+    from cpwords.engines.budget import free_builds
+
+    with free_builds():
+        cpwords.solve(spec, time_limit=0.001, check=False)
+
+
+def warm_cache_of_command(argv: Sequence[str], **options: Any) -> None:
+    """The same for a command line: run it at a millisecond's limit with background builds on (as a
+    user's first run), and wait for the build it hands to the background to end."""
+    import json
+
+    env = {**options.pop("env", os.environ), "CPWORDS_NO_BACKGROUND_BUILDS": ""}
+    run = run_cpwords([*argv, "--time-limit", "0.001", "--json"], env=env, **options)
+    assert run.returncode in (0, 1), run.stderr[-2000:]
+    results = json.loads(run.stdout)
+    for result in results if isinstance(results, list) else [results]:
+        pid = result.get("stats", {}).get("background_build_pid")
+        if pid:
+            wait_until(lambda pid=pid: not running(pid), "the background build")
+
+
+def running(pid: int) -> bool:
+    """True while ``pid`` runs (an ended child of a container without init shows as a zombie)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -6,9 +6,11 @@ limit named); a solve stuck in work that does not look at the limit (the first b
 dictionary's index) is answered at the limit all the same, with status ``unknown`` and what it
 was doing, where the server used to wait five seconds more, kill the worker and answer 503.
 
-The time bound is the limit plus :data:`SLACK`: the server's answer grace (one second) and half a
-second for a loaded two-core machine. A request is only sent once the worker is idle, so that
-no request waits in the queue behind the one before.
+The time bound is the limit plus the server's answer grace (one second, bounded by the clock) plus
+the processor work of answering (encoding and sending the result), stretched by the machine's
+contention (tests/pace.py). A request is only sent once the worker is idle, so that no request
+waits in the queue behind the one before. The README's test command keeps the first case; the
+huge board is marked ``sweep``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import random
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from typing import Any
 
 import pytest
 from conftest import stop_process
+from pace import HANG_S, Stopwatch, wait_until
 
 pytest.importorskip("fastapi", reason="cpwords serve needs the serve extra (fastapi, uvicorn)")
 
@@ -38,8 +40,10 @@ from cpwords.results import Result
 #: Every test here bounds seconds: they run alone, after the others (see pyproject.toml).
 pytestmark = pytest.mark.timing
 
-#: Seconds a server's answer may come after its --max-time: the answer grace (1 s) and a margin.
-SLACK = 1.5
+#: Seconds a server's answer may come after its --max-time: the answer grace (bounded by the clock) ...
+GRACE_S = 1.0
+#: ... and the processor work of answering, on an idle machine.
+ANSWER_CPU_S = 0.5
 
 
 def _free_port() -> int:
@@ -79,32 +83,31 @@ def serve() -> Iterator[Any]:
             stop_process(proc)
 
 
-def _wait_idle(url: str, proc: subprocess.Popen[str] | None = None, timeout: float = 60.0) -> None:
+def _wait_idle(url: str, proc: subprocess.Popen[str] | None = None) -> None:
     """Wait until the server answers and its worker is free (a worker busy past a solve's limit
     is restarted at most five seconds past it)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    def idle() -> bool:
         try:
-            if _get(url + "/healthz")["busy"] == 0:
-                return
+            return bool(_get(url + "/healthz")["busy"] == 0)
         except OSError:
             assert proc is None or proc.poll() is None, "cpwords serve stopped"
-        time.sleep(0.2)
-    raise AssertionError(f"{url} did not become idle within {timeout} s")
+            return False
+
+    wait_until(idle, f"{url} to become idle", poll_s=0.2)
 
 
-def _solve(url: str, spec: dict[str, Any]) -> tuple[float, int, dict[str, Any]]:
-    """POST /api/solve once the worker is idle; returns (seconds, HTTP status, body)."""
+def _solve(url: str, spec: dict[str, Any]) -> tuple[Stopwatch, int, dict[str, Any]]:
+    """POST /api/solve once the worker is idle; returns (its stopwatch, HTTP status, body)."""
     _wait_idle(url)
     request = urllib.request.Request(url + "/api/solve", data=json.dumps(spec).encode(),
                                      headers={"Content-Type": "application/json"})
-    t0 = time.monotonic()
-    try:
-        with urllib.request.urlopen(request, timeout=120) as response:
-            status, body = response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        status, body = exc.code, json.loads(exc.read() or b"{}")
-    return time.monotonic() - t0, status, body
+    with Stopwatch() as watch:
+        try:
+            with urllib.request.urlopen(request, timeout=HANG_S) as response:
+                status, body = response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            status, body = exc.code, json.loads(exc.read() or b"{}")
+    return watch, status, body
 
 
 def test_a_solve_that_ignores_the_limit_is_answered_at_the_limit(serve: Any, tmp_path: Path) -> None:
@@ -117,20 +120,21 @@ def test_a_solve_that_ignores_the_limit_is_answered_at_the_limit(serve: Any, tmp
     url = serve(max_time, cache=tmp_path / "empty-cache")
     spec = {"kind": "ruzzle", "task": "best_board", "grid": ["serst", "alpet", "inrat", "edsol", "mocer"],
             "dictionary": "scowl-95", "iterations": 10_000_000, "seed": 1}
-    elapsed, status, body = _solve(url, spec)
+    watch, status, body = _solve(url, spec)
     assert status == 200, (status, body)
-    assert elapsed <= max_time + SLACK, f"{elapsed:.2f} s for --max-time {max_time}"
+    watch.assert_within(max_time + GRACE_S, ANSWER_CPU_S, f"--max-time {max_time}")
     result = Result.model_validate(body["result"])
     assert result.status in ("unknown", "feasible") and result.stats["stopped"] == "time_limit", result
     assert result.message and "time limit" in result.message
     assert body["spec"]["dictionary"]["name"] == "scowl-95"
     assert cpwords.verify.check(parse_spec(spec), result) == []
     # The worker is free again (restarted if it did not end on its own) and answers the next request.
-    elapsed, status, body = _solve(url, {"kind": "ladder", "start": "cold", "target": "warm",
+    watch, status, body = _solve(url, {"kind": "ladder", "start": "cold", "target": "warm",
                                          "dictionary": {"words": ["cold", "cord", "card", "ward", "warm"]}})
     assert status == 200 and body["result"]["status"] == "optimal", body
 
 
+@pytest.mark.sweep
 def test_a_huge_ruzzle_board_is_answered_at_the_limit_with_what_was_found(serve: Any) -> None:
     """A 200×200 board (40,000 cells): the words found by the limit, counted and marked."""
     cpwords.solve(parse_spec({"kind": "ruzzle", "grid": ["abcd"] * 4}))  # the trie, in the user's cache
@@ -138,14 +142,18 @@ def test_a_huge_ruzzle_board_is_answered_at_the_limit_with_what_was_found(serve:
     url = serve(max_time)
     rng = random.Random(1)
     grid = ["".join(rng.choice("eeeaaiionrstlcdmpu") for _ in range(200)) for _ in range(200)]
-    elapsed, status, body = _solve(url, {"kind": "ruzzle", "grid": grid})
+    watch, status, body = _solve(url, {"kind": "ruzzle", "grid": grid})
     assert status == 200, (status, body)
-    assert elapsed <= max_time + SLACK, f"{elapsed:.2f} s for --max-time {max_time}"
+    watch.assert_within(max_time + GRACE_S, ANSWER_CPU_S, f"--max-time {max_time}")
     result = Result.model_validate(body["result"])
     assert result.status in ("feasible", "unknown") and result.stats["stopped"] == "time_limit"
+    assert result.message and "time limit" in result.message
     # The solve's own result (the search stops a second before the limit, leaving that second to
-    # build, check and send the answer), not the server's stand-in for a solve that overran.
-    assert result.message and "time limit" in result.message and "server's" not in result.message
+    # build, check and send the answer), not the server's stand-in for a solve that overran: on a
+    # machine with a core to spare. A busier one may need more than that second, and then the
+    # stand-in answers at the limit, as it is there to.
+    if watch.contention < 1.25:
+        assert "server's" not in result.message, result.message
     if result.status == "feasible":  # a loaded machine may spend the limit setting up the board
         sent = len(result.solutions)
         assert 0 < sent <= 10_000 and result.count == sent + result.stats.get("solutions_not_sent", 0)

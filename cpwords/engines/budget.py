@@ -80,11 +80,17 @@ class BuildStopped(SearchTimeout):
 _FREE_BUILDS = False
 
 
-def free_builds() -> None:
-    """Let every one-time build of this process run to its end, whatever the solve's budget (for
-    a process whose only task is to build a dictionary's indexes into the disk cache)."""
+@contextmanager
+def free_builds() -> Iterator[None]:
+    """While inside, every one-time build runs to its end, whatever the solve's budget: the
+    background builder's whole run, and a test warming the disk cache with a solve whose search
+    it does not want (a budget of a millisecond)."""
     global _FREE_BUILDS
-    _FREE_BUILDS = True
+    before, _FREE_BUILDS = _FREE_BUILDS, True
+    try:
+        yield
+    finally:
+        _FREE_BUILDS = before
 
 
 #: The budget that one-time builds started in this context answer to (see :func:`builds_within`).
