@@ -2,11 +2,14 @@
 
 A small collector of fenced blocks (no extra tool):
 
-- ``cpwords …`` lines of shell blocks run as a user runs them, in a folder holding a copy of
-  ``examples/``; under ``$ command`` in a ``console`` block (or a plain block) the lines shown are
-  the expected output, where ``…`` stands for any text and timings (``0.2 s``, ``"wall_s":0.3``)
-  for any figure. A synopsis (``[--flag]``, ``A | B``, ``NAME``) is checked against ``--help``: its
-  command exists and has every option it names.
+- ``cpwords …`` lines of shell blocks run in a folder holding a copy of ``examples/``: through
+  :func:`cpwords.cli.main`, the function the ``cpwords`` command runs (what is checked is the exit
+  code and the output), and one of them as a process, as a user runs it (:data:`AS_PROCESS`); under
+  ``$ command`` in a ``console`` block (or a plain block) the lines shown are the expected output,
+  where ``…`` stands for any text and timings (``0.2 s``, ``"wall_s":0.3``) for any figure. A
+  synopsis (``[--flag]``, ``A | B``, ``NAME``) is checked against ``--help``: its command exists and
+  has every option it names. Long commands and repeats of a command run earlier run in the
+  ``sweep`` only (:func:`_sweep_only`).
 - ``curl`` lines of docs/serve.md run against a ``cpwords serve --port 0`` started for the test.
 - ``python`` blocks run as scripts (``python FILE.py``), the way a reader saves and runs them.
 - ``yaml`` blocks with ``kind:`` are valid puzzles; ``dictionary:`` lines are valid dictionaries.
@@ -18,19 +21,24 @@ block, whose text becomes the file.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
-import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 import yaml
+from pace import HANG_S, wait_until
+
+from cpwords import cli, display
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -146,10 +154,11 @@ def _commands() -> frozenset[str]:
 
 @functools.cache
 def _help(argv: tuple[str, ...]) -> str:
-    run = subprocess.run([sys.executable, "-m", "cpwords", *argv, "--help"], capture_output=True, text=True,
-                         timeout=60, check=False)
-    assert run.returncode == 0, (argv, run.stderr)
-    return run.stdout
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main([*argv, "--help"])
+    assert code == 0, (argv, err.getvalue())
+    return out.getvalue()
 
 
 def _check_synopsis(command: Command) -> None:
@@ -205,21 +214,67 @@ def _provide(block: Block, folder: Path) -> None:
         (folder / name).write_text(text, encoding="utf-8")
 
 
-@pytest.mark.parametrize("command", CLI, ids=lambda c: f"{c.block.where}:{c.text[:40]}")
-def test_doc_command(command: Command, folder: Path) -> None:
+#: Run as a process, the way a user runs it (the others run through cpwords.cli.main, which the
+#: console script calls): a command whose output the doc shows.
+AS_PROCESS = "docs/ladder.md:27 cpwords ladder cold warm --seed 1"
+#: Commands too long for every run (best-board searches; Dask clusters, which tests/test_cluster_dask.py
+#: starts the same way): the sweep runs them.
+LONG = re.compile(r"--task best_board|ruzzle-boggle-best|--cluster ")
+
+
+def _sweep_only(command: Command) -> bool:
+    """A long command, or one an earlier block of the docs already runs with the same files and
+    shows no more output of (a synopsis, checked against --help, is never long)."""
+    if _synopsis(command.text):
+        return False
+    if LONG.search(command.text):
+        return True
+    earlier = CLI[:CLI.index(command)]
+    return any(c.text == command.text and c.block.files == command.block.files and
+               (command.expected is None or c.expected == command.expected) for c in earlier)
+
+
+def _run_in_process(argv: list[str], folder: Path, monkeypatch: pytest.MonkeyPatch,
+                    capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``cpwords ARGV`` through cpwords.cli.main in ``folder``: exit code, stdout, stderr."""
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setattr(display, "_console", None)  # a console of this width, writing to the captured stdout
+    saved = warnings.showwarning  # main() prints warnings its own way
+    try:
+        code = cli.main(argv)
+    finally:
+        warnings.showwarning = saved
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("command", [
+    pytest.param(c, marks=[pytest.mark.sweep] if _sweep_only(c) else [], id=f"{c.block.where}:{c.text[:40]}")
+    for c in CLI])
+def test_doc_command(command: Command, folder: Path, monkeypatch: pytest.MonkeyPatch,
+                     capsys: pytest.CaptureFixture[str]) -> None:
     if _synopsis(command.text):
         _check_synopsis(command)
         return
     _provide(command.block, folder)
     argv = shlex.split(re.sub(r"^\S*/cpwords", "cpwords", command.text), comments=True)
-    run = subprocess.run([sys.executable, "-m", "cpwords", *argv[1:]], capture_output=True, text=True, cwd=folder,
-                         timeout=600, check=False, env={**os.environ, "COLUMNS": "100"})
-    assert "Traceback" not in run.stderr, (command.block.where, run.stderr[-3000:])
+    if f"{command.block.where} {command.text}" == AS_PROCESS or "--cluster" in command.text:
+        run = subprocess.run([sys.executable, "-m", "cpwords", *argv[1:]], capture_output=True, text=True,
+                             cwd=folder, timeout=HANG_S, check=False, env={**os.environ, "COLUMNS": "100"})
+        code, out, err = run.returncode, run.stdout, run.stderr
+    else:
+        code, out, err = _run_in_process(argv[1:], folder, monkeypatch, capsys)
+    assert "Traceback" not in err, (command.block.where, err[-3000:])
     errors = command.expected is not None and command.expected.startswith("cpwords: error")
-    assert run.returncode == (2 if errors else 0), (command.block.where, command.text, run.stderr[-2000:])
+    assert code == (2 if errors else 0), (command.block.where, command.text, err[-2000:])
     if command.expected is not None:
-        actual = run.stderr if errors else run.stdout
+        actual = err if errors else out
         assert _matches(command.expected, actual), f"{command.block.where}: shows\n{command.expected}\ngot\n{actual}"
+
+
+def test_one_doc_command_runs_as_a_process() -> None:
+    assert any(f"{c.block.where} {c.text}" == AS_PROCESS and c.expected for c in CLI), AS_PROCESS
 
 
 @pytest.fixture(scope="module")
@@ -227,13 +282,54 @@ def server() -> object:
     pytest.importorskip("uvicorn")
     if shutil.which("curl") is None:
         pytest.skip("curl is not installed")
-    proc = subprocess.Popen([sys.executable, "-m", "cpwords", "serve", "--port", "0", "--workers", "1"],
+    # A long --max-time: the doc's job must still be running when the doc asks for its progress,
+    # however busy the machine (it is cancelled by the doc's last job command).
+    proc = subprocess.Popen([sys.executable, "-m", "cpwords", "serve", "--port", "0", "--workers", "1",
+                             "--max-time", str(HANG_S)],
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     assert proc.stderr is not None
     port = re.search(r":(\d+)/", proc.stderr.readline()).group(1)  # type: ignore[union-attr]
     yield f"127.0.0.1:{port}"
     proc.terminate()
-    proc.wait(timeout=15)
+    proc.wait(timeout=HANG_S)
+
+
+def _curl(text: str) -> tuple[str, str]:
+    """The body and the HTTP status of a curl command line (``-w`` adds the status)."""
+    text = text.replace("curl -s", f"curl -s --max-time {HANG_S:.0f} -w '\\nHTTP %{{http_code}}'", 1)
+    run = subprocess.run(["bash", "-c", text], capture_output=True, text=True, timeout=HANG_S, check=False)
+    body, _, status = run.stdout.rpartition("\nHTTP ")
+    return body, status.strip()
+
+
+def _first_event(text: str) -> str:
+    """The first server-sent event of a ``curl -N …/events`` command line (read until its blank line;
+    the stream itself goes on until the job ends)."""
+    proc = subprocess.Popen(["bash", "-c", "exec " + text.replace("curl -s", f"curl -s --max-time {HANG_S:.0f}", 1)],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    lines: list[str] = []
+    try:
+        for line in proc.stdout:
+            if not line.strip() and lines:
+                break
+            lines.append(line)
+    finally:
+        proc.kill()
+        proc.wait()
+    return "".join(lines)
+
+
+def _curl_once_progress_shows(text: str, where: str) -> tuple[str, str]:
+    """``_curl(text)``, asked again until a job's progress shows (once its first shard is done)."""
+    answers: list[tuple[str, str]] = []
+
+    def shown() -> bool:
+        answers.append(_curl(text))
+        return '"progress":null' not in answers[-1][0]
+
+    wait_until(shown, f"{where}: the job's progress", poll_s=0.25)
+    return answers[-1]
 
 
 def test_doc_curl_examples(server: str) -> None:
@@ -245,20 +341,18 @@ def test_doc_curl_examples(server: str) -> None:
         doc_id = re.search(r"/api/jobs/([\w-]+)", command.text)
         if doc_id and job_id:
             text = text.replace(doc_id.group(1), job_id)
-        if "/events" in text:
-            text = text.replace("curl -s -N", "curl -s -N --max-time 3")
-        text = text.replace("curl -s", "curl -s -w '\\nHTTP %{http_code}'", 1)
         expected = command.expected or ""
-        for _ in range(40):  # a job's progress shows once its first shard is done: ask again until then
-            run = subprocess.run(["bash", "-c", text], capture_output=True, text=True, timeout=120, check=False)
-            body, _, status = run.stdout.rpartition("\nHTTP ")
-            if "-X" in text or "/events" in text or '"progress":null' not in body:
-                break
-            time.sleep(0.25)
+        if "/events" in text:
+            body = _first_event(text)
+            expected = expected.split("\n\n")[0]
+            if job_id and doc_id:
+                expected = expected.replace(doc_id.group(1), job_id)
+            assert _matches(expected, body), f"{command.block.where}: shows\n{expected}\ngot\n{body[:3000]}"
+            continue
+        body, status = _curl(text) if "-X" in text else _curl_once_progress_shows(text, command.block.where)
         shown_status = re.search(r"^HTTP (\d+)$", expected, re.M)
-        ok = status.strip() == shown_status.group(1) if shown_status else status.strip().startswith("2")
-        assert ok or "/events" in text, \
-            (command.block.where, command.text, run.stdout[-1000:])
+        ok = status == shown_status.group(1) if shown_status else status.startswith("2")
+        assert ok, (command.block.where, command.text, status, body[-1000:])
         expected = re.sub(r"^HTTP \d+\n", "", expected, flags=re.M)
         new_id = re.search(r'"id":"([\w-]+)"', body)
         if "/api/jobs" in text and "-X POST" in text and new_id:
@@ -266,19 +360,22 @@ def test_doc_curl_examples(server: str) -> None:
             expected = expected.replace(re.search(r'"id":"([\w-]+)"', expected).group(1), job_id)  # type: ignore[union-attr]
         elif job_id and doc_id:
             expected = expected.replace(doc_id.group(1), job_id)
-        if "/events" in text:
-            body = body.split("\n\n")[0]
-            expected = expected.split("\n\n")[0]
         assert _matches(expected, body), f"{command.block.where}: shows\n{expected}\ngot\n{body[:3000]}"
 
 
-@pytest.mark.parametrize("block", PYTHON, ids=lambda b: b.where)
+#: Snippets too long for every run: the census of 10,000 boxes (census() is tested in tests/test_cluster.py
+#: and by its doctest).
+LONG_SNIPPETS = re.compile(r"census\(10_000")
+
+
+@pytest.mark.parametrize("block", [
+    pytest.param(b, marks=[pytest.mark.sweep] if LONG_SNIPPETS.search(b.text) else [], id=b.where) for b in PYTHON])
 def test_doc_python_snippet(block: Block, folder: Path) -> None:
     """Saved as a script and run, as a reader would."""
     _provide(block, folder)
     script = folder / "snippet.py"
     script.write_text(block.text + "\n", encoding="utf-8")
-    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=folder, timeout=600,
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=folder, timeout=HANG_S,
                          check=False)
     assert run.returncode == 0, (block.where, run.stderr[-3000:])
 
