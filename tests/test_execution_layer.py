@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import alive, descendants, shared_file
+from pace import HANG_S, Stopwatch, run_cpwords, startup_cpu_s, wait_until
 
 from cpwords.engines.budget import Budget
 from cpwords.engines.local import RETRIES, Local
@@ -128,8 +129,8 @@ def test_worker_counts_are_capped_at_the_cores() -> None:
 
 # ---------------------------------------------------------------- long counts through the CLI
 
-def _cli(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cpwords", *argv], capture_output=True, text=True, timeout=timeout)
+def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    return run_cpwords(argv)
 
 
 @pytest.fixture(scope="module")
@@ -142,18 +143,14 @@ def grid_count_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return spec
 
 
-def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_spec: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """The CLI's signal watcher once took the SIGTERM of a pool's worker for the user's Ctrl-C (exit
-    130 on a count nobody interrupted). Ten runs, text and --json, each starting and ending several
-    pools of workers under the watcher, all exact."""
-    from concurrent.futures import ThreadPoolExecutor
-
+@pytest.fixture(scope="module")
+def grid_count_reference(grid_count_spec: Path) -> Any:
+    """The count in this process with no worker at all; it also checks that the command, with its
+    two workers, starts several pools (the terms that go to a pool, by the rule of
+    count._run_plan), so that every run of the command starts and ends several under the watcher."""
     import cpwords
     from cpwords.puzzles.word_grid import count
 
-    # The reference runs in this process with no worker at all; it also lists the terms that go to a
-    # pool with two workers (the rule of count._run_plan), so that every run below starts several.
     pooled = []
     run_plan = count._run_plan
 
@@ -161,35 +158,46 @@ def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_
         pooled.append(plan.leaves >= 4 * 2 and plan.seconds >= count.POOL_MIN_SECONDS)
         return run_plan(plan, budget, workers, on_partial)
 
-    monkeypatch.setattr(count, "_run_plan", spy)
-    reference = cpwords.solve(cpwords.load(grid_count_spec)[0], workers=1)
-    monkeypatch.undo()
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(count, "_run_plan", spy)
+        reference = cpwords.solve(cpwords.load(grid_count_spec)[0], workers=1)
     assert reference.count_exact and reference.count
     assert len(pooled) > 1000 and sum(pooled) >= 2, (len(pooled), sum(pooled))
+    return reference
+
+
+def _exact_runs(spec: Path, reference: Any, runs: int) -> None:
+    """``runs`` commands, two at a time (each plans its terms on one core most of the time), every
+    other one with --json: each exits 0, uninterrupted, with the reference's figures."""
+    from concurrent.futures import ThreadPoolExecutor
+
     raw = reference.stats["raw_count"]
-    # Two commands at a time: each plans its terms on one core most of the time.
     with ThreadPoolExecutor(2) as runner:
-        outs = list(runner.map(lambda run: _cli("solve", str(grid_count_spec), *(["--json"] if run % 2 == 0 else [])),
-                               range(10)))
+        outs = list(runner.map(lambda run: _cli("solve", str(spec), *(["--json"] if run % 2 == 0 else [])),
+                               range(runs)))
     for run, out in enumerate(outs):
-        as_json = run % 2 == 0
         assert out.returncode == 0, (run, out.returncode, out.stderr[-500:])
         assert "interrupted" not in out.stderr and "Traceback" not in out.stderr
-        if as_json:
+        if run % 2 == 0:
             result = json.loads(out.stdout)
             assert (result["count"], result["count_exact"], result["stats"]["raw_count"]) == (reference.count, True, raw)
         else:
             assert f"{reference.count:,}" in out.stdout and f"{raw:,}" in out.stdout
 
 
-def _worker_pids(pid: int, want: int, within: float = 60.0) -> set[int]:
-    end = time.monotonic() + within
-    while time.monotonic() < end:
-        found = descendants(pid)
-        if len(found) >= want:
-            return found
-        time.sleep(0.05)
-    return descendants(pid)
+def test_a_multi_pool_grid_count_through_the_cli_is_exact(grid_count_spec: Path, grid_count_reference: Any) -> None:
+    """The CLI's signal watcher once took the SIGTERM of a pool's worker for the user's Ctrl-C (exit
+    130 on a count nobody interrupted). A run with --json and a text run, each starting and ending
+    several pools of workers under the watcher, both exact. (Ten runs: the sweep below.)"""
+    _exact_runs(grid_count_spec, grid_count_reference, 2)
+
+
+@pytest.mark.sweep  # the same promise as above, ten times: the failure it guards against was intermittent
+def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_spec: Path,
+                                                                      grid_count_reference: Any) -> None:
+    """Ten runs, text and --json, each starting and ending several pools of workers under the
+    CLI's signal watcher, all exact."""
+    _exact_runs(grid_count_spec, grid_count_reference, 10)
 
 
 def test_a_worker_killed_mid_count_still_gives_the_exact_count() -> None:
@@ -203,10 +211,11 @@ def test_a_worker_killed_mid_count_still_gives_the_exact_count() -> None:
                              "--workers", "2", "--seed", "1", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        workers = _worker_pids(proc.pid, 2)
+        wait_until(lambda: len(descendants(proc.pid)) >= 2 or proc.poll() is not None, "the command's workers")
+        workers = descendants(proc.pid)
         assert workers, "no worker was started"
         os.kill(min(workers), signal.SIGKILL)
-        out, err = proc.communicate(timeout=300)
+        out, err = proc.communicate(timeout=HANG_S)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -226,26 +235,27 @@ def full_7x7_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return spec
 
 
-@pytest.mark.parametrize(("option", "bound"), [
-    (["--checkpoint", "CKPT"], 2.5),
-    (["--cluster", "local:2"], 3.5),  # importing Dask alone takes a second
+@pytest.mark.parametrize(("option", "work"), [
+    (["--checkpoint", "CKPT"], 1.0),
+    (["--cluster", "local:2"], 2.0),  # importing Dask alone takes a second of processor time
 ])
 @pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 def test_a_sharded_count_ends_at_its_time_limit(full_7x7_spec: Path, tmp_path: Path, option: list[str],
-                                                  bound: float) -> None:
+                                                  work: float) -> None:
     """``--time-limit 1`` bounds the whole command, hashing the data, planning the shards and starting
-    a Dask cluster included (a correctness bound, generous for a busy machine: the target is 2 s)."""
+    a Dask cluster included: the limit is the clock's; starting Python and the imports (and Dask's),
+    the second for stopping and printing are processor work, allowed times the contention measured
+    around the run."""
     if option[0] == "--cluster":
         pytest.importorskip("distributed")
     argv = ["solve", str(full_7x7_spec), "--time-limit", "1", "--json",
             *[str(tmp_path / "run.sqlite") if a == "CKPT" else a for a in option]]
-    t0 = time.monotonic()
-    out = _cli(*argv, timeout=120)
-    took = time.monotonic() - t0
+    with Stopwatch() as watch:
+        out = _cli(*argv)
     assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr[-500:]
     result = json.loads(out.stdout)
     assert result["status"] == "unknown" or result["count_exact"] is False
-    assert took <= 1.0 + bound, f"{took:.2f} s for a 1 s limit"
+    watch.assert_within(1.0, startup_cpu_s() + work, f"solve --time-limit 1 {option[0]}")
 
 
 def _chain_that_reaches_the_target_or_waits(chain: int) -> tuple[int, list[str], dict[str, object]]:
