@@ -2,11 +2,14 @@
 zero, the wrong type, a link, a FIFO, a closed stream) and assert no traceback, exit 0 or 2.
 
 The flags are read from the parser itself, so a new flag is walked without editing this file.
-Hundreds of commands do not fit a test as one process each, so two runner processes (started as
-``python -c``) each call ``cpwords.cli.main`` for half of the command lines, the way the console
-script does, with every command bounded by a short alarm and a short time limit; the closed
-streams are real subprocesses. Exit 1 is accepted where the command printed a result (a hostile
-time limit leaves a search ``unknown``: a clean result, not an error).
+Hundreds of commands do not fit a test as one process each: every run calls ``cpwords.cli.main``
+(what the console script calls) in this process for every flag with three of its hostile values
+(taken in turn, so that each command gets every value on some flag) and every hostile positional
+argument, under a short time limit; the sweep walks every flag with every value in two runner
+processes (started as ``python -c``, each taking half of the command lines). A hang guard
+(:data:`pace.HANG_S`) only stops a command that never ends; the closed streams are real
+subprocesses. Exit 1 is accepted where the command printed a result (a hostile time limit leaves
+a search ``unknown``: a clean result, not an error).
 
 The positional arguments (words, sides, letters, rows, files) get the same treatment.
 ``--cluster`` is left out (it starts Dask clusters: issue 22 walks it) and so are flags with
@@ -16,13 +19,19 @@ fixed choices (argparse refuses any other value before cpwords runs).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
+import traceback
+import warnings
 from pathlib import Path
 
 import pytest
+from pace import HANG_S
+from test_robustness import Hung, hang_guard
 
 from cpwords import cli
 
@@ -42,6 +51,11 @@ SKIPPED = {"--cluster", "--help", "--engine"}
 #: Values every numeric flag gets.
 NUMBERS = ["0", "-1", "-99999999999999999999", "99999999999999999999999", "1e400", "nan", "-inf", "x", "",
            "9" * 5000, "0x10", "1_000"]
+#: Hostile values each flag gets in every run (the sweep gives it all of them).
+VALUES_PER_FLAG = 3
+#: The time limit added to a command line (unless the hostile flag is --time-limit): it only keeps
+#: a command that a hostile value makes long (``--generate 1_000``) short; what it stops is a result.
+LIMIT_S = {"every run": "0.2", "sweep": "2"}
 #: serve may only get values that stop it before it listens (anything else would serve forever).
 SERVE_REFUSED = {"--port": ["-1", "99999", "x", "9" * 5000], "--workers": ["0", "-1", "x"],
                  "--max-time": ["0", "-1", "nan", "inf", "x"], "--queue": ["0", "-5"],
@@ -72,22 +86,41 @@ def _flags(command: str) -> list[argparse.Action]:
             if a.option_strings and a.nargs != 0 and not a.choices and a.option_strings[-1] not in SKIPPED]
 
 
-def _cases(paths: dict[str, str]) -> list[list[str]]:
+def _numeric(action: argparse.Action) -> bool:
+    return action.type in (int, float) or getattr(action.type, "__name__", "") == "positive_int"
+
+
+def _flag_values(command: str, paths: dict[str, str], *, every_value: bool) -> list[tuple[str, list[str]]]:
+    """Each flag of ``command`` with the hostile values it gets: all of them, or (``every_value``
+    false) :data:`VALUES_PER_FLAG` (more where a command has few flags of a type), taken in turn
+    across the command's flags of one type so that the command still gets every value."""
+    texts = [*paths.values(), "x" * 5000, "\x00", "é" * 10]
+    flags = [(a.option_strings[-1], NUMBERS if _numeric(a) else texts) for a in _flags(command)]
+    if command == "serve":  # few values, and each stops serve before it listens
+        return [(flag, SERVE_REFUSED.get(flag, [])) for flag, _ in flags]
+    if every_value:
+        return flags
+    turn = {id(NUMBERS): 0, id(texts): 0}  # per value list: where the next flag's values start
+    out = []
+    for flag, values in flags:
+        many = max(VALUES_PER_FLAG, -(-len(values) // sum(1 for _, v in flags if v is values)))
+        start = turn[id(values)]
+        turn[id(values)] = start + many
+        out.append((flag, [values[(start + i) % len(values)] for i in range(many)]))
+    return out
+
+
+def _cases(paths: dict[str, str], *, every_value: bool = True, limit: str = LIMIT_S["sweep"]) -> list[list[str]]:
+    """The hostile command lines: each command's flags with their hostile values (see
+    :func:`_flag_values`), and the hostile positional arguments."""
     examples = str(Path(__file__).resolve().parent.parent / "examples")
     cases = []
     for command, base in BASE.items():
         argv = [part.format(examples=examples) for part in base]
-        for action in _flags(command):
-            flag = action.option_strings[-1]
-            if command == "serve":
-                values = SERVE_REFUSED.get(flag, [])
-            elif action.type in (int, float) or getattr(action.type, "__name__", "") == "positive_int":
-                values = NUMBERS
-            else:
-                values = [*paths.values(), "x" * 5000, "\x00", "é" * 10]
+        for flag, values in _flag_values(command, paths, every_value=every_value):
             for value in values:
-                limit = [] if flag == "--time-limit" or command == "serve" else ["--time-limit", "2"]
-                cases.append([*argv, *limit, f"{flag}={value}" if value.startswith("-") else flag, *(
+                extra = [] if flag == "--time-limit" or command == "serve" else ["--time-limit", limit]
+                cases.append([*argv, *extra, f"{flag}={value}" if value.startswith("-") else flag, *(
                     [] if value.startswith("-") else [value])])
     for value in ["x" * 5000, "", "\x00", "é" * 10, "9" * 5000, "ABC1", "a b"]:
         cases += [["ladder", value, value], ["ladder", "cold", value], ["letter-boxed", value, value, value, value],
@@ -113,7 +146,7 @@ out = []
 for argv in json.load(sys.stdin):
     err = io.StringIO()
     code, crash = None, None
-    signal.alarm(20)
+    signal.alarm(int(sys.argv[2]))
     try:
         with contextlib.redirect_stderr(err):
             code = cli.main(argv)
@@ -129,7 +162,50 @@ with open(sys.argv[1], "w") as f:
 """
 
 
-def test_every_flag_with_hostile_values_gives_no_traceback(hostile_paths: dict[str, str], tmp_path: Path) -> None:
+def _run_in_process(argv: list[str]) -> dict[str, object]:
+    """One command line through cli.main, as RUNNER runs it: its exit code, stderr and crash."""
+    err = io.StringIO()
+    code, crash = None, None
+    saved = warnings.showwarning
+    try:
+        with open(os.devnull, "w") as out, hang_guard(" ".join(a[:40] for a in argv)), \
+                contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli.main(argv)
+    except Hung:
+        crash = f"still running after {HANG_S:.0f} s"
+    except Exception:
+        crash = traceback.format_exc()
+    finally:
+        warnings.showwarning = saved
+    return {"argv": argv, "code": code, "stderr": err.getvalue(), "crash": crash}
+
+
+def test_every_flag_with_hostile_values_gives_no_traceback(hostile_paths: dict[str, str], tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every flag with three hostile values, every value on some flag of each command, and every
+    hostile positional argument, in this process."""
+    cases = _cases(hostile_paths, every_value=False, limit=LIMIT_S["every run"])
+    for command in BASE:  # every flag walked, every value of a type given to some flag of the command
+        every, some = (dict(_flag_values(command, hostile_paths, every_value=e)) for e in (True, False))
+        assert some.keys() == every.keys(), command
+        for values in {tuple(v) for v in every.values()}:
+            walked = {x for flag, v in some.items() if tuple(every[flag]) == values for x in v}
+            assert walked == set(values), (command, set(values) - walked)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CPWORDS_CLUSTER", "")
+    failures = []
+    for argv in cases:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # `solve -`: an empty stdin, as the runner's
+        problem = _problem(_run_in_process(argv))
+        if problem:
+            failures.append(f"{' '.join(a[:40] for a in argv)}: {problem}")
+    assert not failures, "\n".join(failures[:20]) + f"\n({len(failures)} of {len(cases)} command lines)"
+
+
+@pytest.mark.sweep
+def test_every_flag_with_every_hostile_value_gives_no_traceback(hostile_paths: dict[str, str],
+                                                                tmp_path: Path) -> None:
+    """The whole matrix, each command line run by cli.main in one of two runner processes."""
     cases = _cases(hostile_paths)
     assert len(cases) > 300, len(cases)
     env = {**os.environ, "CPWORDS_CLUSTER": ""}
@@ -137,7 +213,7 @@ def test_every_flag_with_hostile_values_gives_no_traceback(hostile_paths: dict[s
     runners = []
     for i, half in enumerate(halves):
         report = tmp_path / f"report-{i}.json"
-        proc = subprocess.Popen([sys.executable, "-c", RUNNER, str(report)], stdin=subprocess.PIPE,
+        proc = subprocess.Popen([sys.executable, "-c", RUNNER, str(report), str(int(HANG_S))], stdin=subprocess.PIPE,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
         assert proc.stdin is not None
         proc.stdin.write(json.dumps(half))
@@ -145,13 +221,9 @@ def test_every_flag_with_hostile_values_gives_no_traceback(hostile_paths: dict[s
         runners.append((proc, report))
     failures = []
     for proc, report in runners:
-        try:
-            proc.wait(timeout=240)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            pytest.fail("the hostile-flag runner did not finish in 240 s")
-        assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+        assert proc.stderr is not None
+        stderr = proc.stderr.read()  # each command line has its own hang guard (the runner's alarm)
+        assert proc.wait() == 0, stderr
         for case in json.loads(report.read_text()):
             problem = _problem(case)
             if problem:
@@ -177,9 +249,15 @@ def _problem(case: dict[str, object]) -> str | None:
 # ---------------------------------------------------------------- closed streams, as real processes
 
 
-@pytest.mark.parametrize("argv", [["ladder", "cold", "warm"], ["schema", "ladder"], ["dict", "list"],
-                                  ["letter-boxed", "abc", "def", "ghi", "jkl", "--json"]])
-@pytest.mark.parametrize("closed", [(0,), (1,), (2,), (0, 1, 2)], ids=["stdin", "stdout", "stderr", "all"])
+STREAM_ARGVS = [["ladder", "cold", "warm"], ["schema", "ladder"], ["dict", "list"],
+                ["letter-boxed", "abc", "def", "ghi", "jkl", "--json"]]
+CLOSED = {"stdin": (0,), "stdout": (1,), "stderr": (2,), "all": (0, 1, 2)}
+
+
+@pytest.mark.parametrize(("closed", "argv"), [
+    # every run: each stream closed once, each command once (i == j); the sweep: every pair
+    pytest.param(CLOSED[name], argv, id=f"{name}-argv{j}", marks=[] if i == j else [pytest.mark.sweep])
+    for i, name in enumerate(CLOSED) for j, argv in enumerate(STREAM_ARGVS)])
 def test_closed_streams(argv: list[str], closed: tuple[int, ...], tmp_path: Path) -> None:
     def close() -> None:
         for fd in closed:
@@ -187,7 +265,7 @@ def test_closed_streams(argv: list[str], closed: tuple[int, ...], tmp_path: Path
 
     err_file = tmp_path / "err"
     with err_file.open("w") as err:
-        run = subprocess.run([sys.executable, "-m", "cpwords", *argv], preexec_fn=close, timeout=60, check=False,
+        run = subprocess.run([sys.executable, "-m", "cpwords", *argv], preexec_fn=close, timeout=HANG_S, check=False,
                              stdout=None if 1 in closed else subprocess.DEVNULL,
                              stderr=None if 2 in closed else err, stdin=None if 0 in closed else subprocess.DEVNULL)
     text = err_file.read_text()
