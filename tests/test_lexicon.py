@@ -7,6 +7,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from pace import HANG_S, wait_until
 
 from cpwords.errors import InputError
 from cpwords.lexicon import (
@@ -199,32 +200,37 @@ def test_cache_unwritable_warns_once(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert len(messages) == 1 and "cannot write the cache folder" in messages[0]
 
 
-def _build_in_child(folder: str, out: str) -> None:
-    """Worker of the concurrency test: build one entry, recording each real build in ``out``."""
+def _build_in_child(folder: str, out: str, arrived: str, runs: int) -> None:
+    """Worker of the concurrency test: build one entry, recording each real build in ``out``; the
+    build holds the lock until every run has arrived at the cache (the others then wait for it, or
+    find the entry written: one build either way)."""
     import os
-    import time
 
     os.environ["CPWORDS_CACHE_DIR"] = folder
 
     def build() -> int:
         with open(out, "a") as f:
             f.write("built\n")
-        time.sleep(0.3)  # long enough for the others to arrive while the lock is held
+        wait_until(lambda: Path(arrived).read_text().count("\n") == runs, "every run at the cache")
         return 7
 
+    with open(arrived, "a") as f:
+        f.write("here\n")
     assert lexcache.cached(Lexicon.from_words(["cat", "dog"]), "concurrent", build, version=1) == 7
 
 
 def test_concurrent_runs_build_an_entry_once(tmp_path: Path) -> None:
     import multiprocessing
 
-    out = tmp_path / "builds.txt"
+    out, arrived = tmp_path / "builds.txt", tmp_path / "arrived.txt"
+    arrived.write_text("")
     ctx = multiprocessing.get_context("fork")
-    procs = [ctx.Process(target=_build_in_child, args=(str(tmp_path / "cache"), str(out))) for _ in range(4)]
+    procs = [ctx.Process(target=_build_in_child, args=(str(tmp_path / "cache"), str(out), str(arrived), 4))
+             for _ in range(4)]
     for proc in procs:
         proc.start()
     for proc in procs:
-        proc.join(30)
+        proc.join(HANG_S)
     assert [proc.exitcode for proc in procs] == [0] * 4
     assert out.read_text().count("built") == 1
 
