@@ -14,7 +14,6 @@ import io
 import json
 import os
 import re
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +28,7 @@ import yaml
 with warnings.catch_warnings():  # newer Starlette asks for httpx2 in its test client; httpx still works
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
+from pace import HANG_S, wait_until
 from test_robustness import FILES  # the CLI's sweep of bad inputs
 
 import cpwords
@@ -47,19 +47,24 @@ YAML = {"Content-Type": "application/yaml"}
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(workers=2, max_time=10))) as c:
+    """The app with two workers; no solve here is about the server's time limit, so none meets it
+    (``max_time`` a hang guard: tests/test_server_jobs.py and test_server_time_limit.py test it)."""
+    with TestClient(create_app(ServerConfig(workers=2, max_time=HANG_S))) as c:
         yield c
 
 
-def wait_for(predicate: Any, timeout: float = 10.0, every: float = 0.05) -> Any:
-    """Poll ``predicate`` until it returns something true; fail after ``timeout`` seconds."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+def wait_for(predicate: Any, every: float = 0.05) -> Any:
+    """Poll ``predicate`` until it returns something true, and return that (the hang guard,
+    :data:`pace.HANG_S`, only stops a test that hangs)."""
+    value = None
+
+    def ready() -> bool:
+        nonlocal value
         value = predicate()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"not true within {timeout} s")
+        return bool(value)
+
+    wait_until(ready, "a job's state", poll_s=every)
+    return value
 
 
 def running(client: TestClient, spec: dict[str, Any]) -> str:
@@ -67,7 +72,7 @@ def running(client: TestClient, spec: dict[str, Any]) -> str:
     response = client.post("/api/jobs", json=spec)
     assert response.status_code == 202, response.text
     job_id = response.json()["id"]
-    wait_for(lambda: client.get(f"/api/jobs/{job_id}").json()["status"] == "running", timeout=20)
+    wait_for(lambda: client.get(f"/api/jobs/{job_id}").json()["status"] == "running")
     return job_id
 
 
@@ -126,7 +131,11 @@ def test_openapi_documents_every_kind_and_docs_work_offline(client: TestClient) 
 
 
 def _example(kind: str) -> Path:
-    """The first example file of a kind (any kind added later is covered the same way)."""
+    """A kind's own example, ``examples/<kind>.yaml``, else its first example file (any kind added
+    later is covered the same way)."""
+    own = EXAMPLES / f"{kind}.yaml"
+    if own.is_file() and yaml.safe_load(own.read_text()).get("kind") == kind:
+        return own
     for path in sorted(EXAMPLES.glob("*.yaml")):
         if yaml.safe_load(path.read_text()).get("kind") == kind:
             return path

@@ -1,15 +1,16 @@
 """``cpwords serve``'s jobs through the ASGI test client, with real worker processes.
 
-A job reports progress (also as server-sent events) and keeps its answer; a cancel frees its
-worker within a second; a full queue answers 429 with ``Retry-After``; the server's time limit
-caps every solve; a worker killed in the middle of a job fails that job alone and is replaced.
+A job reports progress (also as server-sent events) and keeps its answer; a cancel stops its
+solve through the budget and frees its worker; a full queue answers 429 with ``Retry-After``; the
+server's time limit caps every solve; a worker killed in the middle of a job fails that job alone
+and is replaced. (That a cancel frees the worker within a second is a ``timing`` test:
+test_server_browser.py::test_events_arrive_while_the_job_runs, over real HTTP.)
 """
 
 from __future__ import annotations
 
 import os
 import signal
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -17,25 +18,33 @@ import pytest
 pytest.importorskip("fastapi", reason="cpwords serve needs the serve extra (fastapi, uvicorn)")
 
 from conftest import common_v1
+from pace import HANG_S, Stopwatch
 from test_server_api import LONG_COUNT, YAML, TestClient, assert_error_body, running, wait_for
 
 from cpwords.server import ServerConfig, create_app
-from cpwords.server.config import STOP_GRACE_S
-
-#: A generous deadline for a cancel seen from the client: the design frees the worker within a
-#: second (STOP_GRACE_S, then a kill); the margin is for a loaded 2-core CI machine.
-CANCEL_DEADLINE_S = STOP_GRACE_S + 2.0
+from cpwords.server import config as limits
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(workers=2, max_time=10))) as c:
+    """Two workers; the server's time limit is a hang guard here (no solve is about it)."""
+    with TestClient(create_app(ServerConfig(workers=2, max_time=HANG_S))) as c:
         yield c
 
 
-def test_job_reports_progress_and_cancel_frees_the_worker_within_a_second(client: TestClient) -> None:
+def _status(client: TestClient, job_id: str, status: str) -> dict:
+    """The job's state once it has ``status``."""
+    return wait_for(lambda: (j := client.get(f"/api/jobs/{job_id}").json())["status"] == status and j)
+
+
+def test_job_reports_progress_and_a_cancel_stops_it_through_its_budget(client: TestClient,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     pool = client.app.state.pool  # type: ignore[attr-defined]
     pids = [slot.pid for slot in pool.slots]
+    # The worker is killed only if its solve has not stopped STOP_GRACE_S after the cancel: with no
+    # grace to run out, the same workers afterwards prove the stop came through the budget,
+    # whatever the machine's load.
+    monkeypatch.setattr(limits, "STOP_GRACE_S", HANG_S)
     job_id = running(client, LONG_COUNT)
     state = wait_for(lambda: (s := client.get(f"/api/jobs/{job_id}").json())["progress"] and s)
     assert state["progress"]["description"].startswith("counting boards") and state["progress"]["total"] > 0
@@ -43,15 +52,13 @@ def test_job_reports_progress_and_cancel_frees_the_worker_within_a_second(client
     # test_server_browser.py::test_events_arrive_while_the_job_runs: Starlette's in-process test
     # client sometimes ends a streaming response early while another request of the same client
     # runs, so a stream read here says nothing about the server.
-    t0 = time.monotonic()
-    cancelled = client.delete(f"/api/jobs/{job_id}").json()
-    # By design the worker is free within a second (a stop through the budget, else a kill after
-    # STOP_GRACE_S); the deadline checked here is generous, for a loaded CI machine.
-    assert cancelled["status"] == "cancelled" and time.monotonic() - t0 < CANCEL_DEADLINE_S
+    assert client.delete(f"/api/jobs/{job_id}").json()["status"] in ("running", "cancelled")
+    _status(client, job_id, "cancelled")  # DELETE waits two seconds at most for the end
     ended = client.get(f"/api/jobs/{job_id}/events").text.split("\n\n")
     assert ended[0].startswith("event: end") and '"status":"cancelled"' in ended[0]
     # The solver stopped through its budget: the same workers, idle, answer at once.
-    assert [slot.pid for slot in pool.slots] == pids and client.get("/healthz").json()["busy"] == 0
+    assert [slot.pid for slot in pool.slots] == pids
+    wait_for(lambda: client.get("/healthz").json()["busy"] == 0)  # the slot lets go of the job just after
     ok = client.post("/api/solve", json={"kind": "ladder", "start": "cold", "target": "warm", "mode": "shortest",
                                          "dictionary": {"words": ["cold", "cord", "card", "ward", "warm"]}})
     assert ok.status_code == 200 and ok.json()["result"]["solutions"][0]["words"][0] == "cold"
@@ -70,14 +77,16 @@ def test_a_finished_job_keeps_its_answer(client: TestClient) -> None:
 
 def test_crashed_worker_fails_its_job_only(client: TestClient) -> None:
     pool = client.app.state.pool  # type: ignore[attr-defined]
+    # The survivor: 11,853,121 boards, a figure of the version-1 common-8000 (a second's work,
+    # under way when the other job's worker dies).
     victim, survivor = running(client, LONG_COUNT), running(client, {**LONG_COUNT, "dictionary": {
-        **common_v1(10000), "exclude": []}})  # 94,402,153: a figure of the version-1 common-10k
+        **common_v1(8000), "exclude": []}})
     pid = pool.worker_pid(pool.get(victim))
     os.kill(pid, signal.SIGKILL)
-    failed = wait_for(lambda: (j := client.get(f"/api/jobs/{victim}").json())["status"] == "failed" and j)
+    failed = _status(client, victim, "failed")
     assert "killed (SIGKILL)" in failed["error"]["error"] and "other jobs" in failed["error"]["error"]
-    done = wait_for(lambda: (j := client.get(f"/api/jobs/{survivor}").json())["status"] == "done" and j, timeout=30)
-    assert done["result"]["count"] == 94402153
+    done = _status(client, survivor, "done")
+    assert done["result"]["count"] == 11853121
     ok = client.post("/api/solve", json={"kind": "ladder", "start": "cold", "target": "warm"})
     assert ok.status_code == 200
     assert all(slot.process is not None and slot.process.poll() is None for slot in pool.slots)
@@ -85,27 +94,35 @@ def test_crashed_worker_fails_its_job_only(client: TestClient) -> None:
 
 
 @pytest.fixture(scope="module")
-def tiny() -> Iterator[TestClient]:
-    """One worker, a queue of one, one second a solve."""
-    with TestClient(create_app(ServerConfig(workers=1, queue=1, max_time=1.0))) as c:
+def queue_of_one() -> Iterator[TestClient]:
+    """One worker and a queue of one (the server's time limit a hang guard)."""
+    with TestClient(create_app(ServerConfig(workers=1, queue=1, max_time=HANG_S))) as c:
         yield c
 
 
-def test_full_queue_answers_429_with_retry_after(tiny: TestClient) -> None:
-    first = running(tiny, LONG_COUNT)
-    second = tiny.post("/api/jobs", json=LONG_COUNT)
+def test_full_queue_answers_429_with_retry_after(queue_of_one: TestClient) -> None:
+    first = running(queue_of_one, LONG_COUNT)
+    second = queue_of_one.post("/api/jobs", json=LONG_COUNT)
     assert second.status_code == 202
-    refused = tiny.post("/api/solve", json={"kind": "ladder", "start": "cold", "target": "warm"})
+    refused = queue_of_one.post("/api/solve", json={"kind": "ladder", "start": "cold", "target": "warm"})
     body = assert_error_body(refused, 429)
-    assert "busy" in body["error"] and 1 <= int(refused.headers["Retry-After"]) <= 1
+    # The waiting work shared by the workers: two jobs of a second (a first guess) on one worker.
+    assert "busy" in body["error"] and int(refused.headers["Retry-After"]) == 2
     for job in (second.json()["id"], first):
-        assert tiny.delete(f"/api/jobs/{job}").json()["status"] == "cancelled"
+        queue_of_one.delete(f"/api/jobs/{job}")
+        _status(queue_of_one, job, "cancelled")
 
 
 @pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
-def test_the_server_time_limit_caps_every_solve(tiny: TestClient) -> None:
-    spec = {**LONG_COUNT, "time_limit": 1000}
-    t0 = time.monotonic()
-    result = tiny.post("/api/solve", json=spec).json()["result"]
-    assert time.monotonic() - t0 < 4.0
-    assert result["status"] == "feasible" and result["count_exact"] is False and "time limit" in result["message"]
+def test_the_server_time_limit_caps_every_solve() -> None:
+    """A spec's own longer time limit does not lift the server's: a count of minutes at a server of
+    ``max_time`` 1 is answered within the limit and the answer grace (the clock's), plus the
+    processor work of answering; cut short, and saying so."""
+    with TestClient(create_app(ServerConfig(workers=1, max_time=1.0))) as server:
+        assert server.post("/api/solve", json={"kind": "ladder", "start": "cold", "target": "warm"}).status_code == 200
+        with Stopwatch() as watch:  # the worker is up (its start-up is not the solve's)
+            result = server.post("/api/solve", json={**LONG_COUNT, "time_limit": 1000}).json()["result"]
+    watch.assert_within(1.0 + limits.ANSWER_GRACE_S, 0.5, "a solve at max_time 1")
+    # The busier the machine, the less of the count was done by the stop: nothing at all is "unknown".
+    assert result["status"] in ("feasible", "unknown") and result["count_exact"] is False
+    assert "time limit" in result["message"] and result["stats"]["stopped"] == "time_limit"

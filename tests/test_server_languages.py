@@ -1,6 +1,7 @@
 """``cpwords serve`` with the Italian, Spanish, German and French dictionaries: the JSON API solves
 boards and looks words up in their alphabets (through the ASGI test client, with real worker
-processes), the pages offer the languages, and a browser types a Spanish board with ñ.
+processes) and the pages offer the languages. (A browser types a Spanish board with ñ in
+tests/test_server_browser.py, which shares one server and one browser among its tests.)
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pace import HANG_S
 
 pytest.importorskip("fastapi", reason="cpwords serve needs the serve extra (fastapi, uvicorn)")
 
@@ -25,7 +27,8 @@ from cpwords.server import ServerConfig, create_app
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(workers=1, max_time=30))) as c:
+    """The app with one worker; the server's time limit is a hang guard (no solve is about it)."""
+    with TestClient(create_app(ServerConfig(workers=1, max_time=HANG_S))) as c:
         yield c
 
 
@@ -44,12 +47,15 @@ def solve(client: TestClient, spec: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def test_ruzzle_boards_in_three_languages(client: TestClient) -> None:
-    for language, rows, wanted in (("italian", ["casa", "mare", "sole", "vino"], {"casa", "mare", "sole", "vino"}),
-                                   ("spanish", ["NIÑO", "gato", "casa", "pera"], {"niño", "gato"}),
-                                   ("german", ["über", "haus", "land", "zeit"], {"über", "haus"})):
-        answer = solve(client, {"kind": "ruzzle", "grid": rows, "dictionary": language, "bonuses": "ruzzle-4x4"})
-        assert wanted <= {s["word"] for s in answer["result"]["solutions"]}
+@pytest.mark.parametrize(("language", "rows", "wanted"), [
+    ("spanish", ["NIÑO", "gato", "casa", "pera"], {"niño", "gato"}),  # a letter outside a-z, typed in capitals
+    # The same for each other language: the sweep.
+    pytest.param("italian", ["casa", "mare", "sole", "vino"], {"casa", "mare", "sole", "vino"}, marks=pytest.mark.sweep),
+    pytest.param("german", ["über", "haus", "land", "zeit"], {"über", "haus"}, marks=pytest.mark.sweep),
+])
+def test_ruzzle_boards_in_three_languages(language: str, rows: list[str], wanted: set[str], client: TestClient) -> None:
+    answer = solve(client, {"kind": "ruzzle", "grid": rows, "dictionary": language, "bonuses": "ruzzle-4x4"})
+    assert wanted <= {s["word"] for s in answer["result"]["solutions"]}
 
 
 def test_other_kinds_in_other_alphabets(client: TestClient) -> None:
@@ -88,51 +94,3 @@ def test_pages_offer_the_languages(client: TestClient) -> None:
         for language in ("italian", "spanish", "german", "french"):
             assert f'<option value="{language}">' in html, (page, language)
     assert all("[A-Za-z]" not in client.get(f"/kind/{page}").text for page in ("ladder", "letter_boxed", "spelling_bee"))
-
-
-# ---------------------------------------------------------------- a browser (skips without Chromium)
-
-from test_server_browser import browser, by_id, css, no_errors, open_page, server, until  # noqa: E402, F401
-
-
-def test_a_spanish_board_typed_in_the_browser(server: str, browser: Any) -> None:  # noqa: F811 (fixtures)
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import Select
-
-    open_page(browser, f"{server}/kind/ruzzle", "#tiles input")
-    Select(by_id(browser, "dictionary")).select_by_value("german")
-    by_id(browser, "ruzzle-random").click()  # random letters by German letter frequencies
-    assert all(t.get_attribute("value") in {*"abcdefghijklmnoprstuvwzäöü", "qu"} for t in css(browser, "#tiles input"))
-    Select(by_id(browser, "dictionary")).select_by_value("spanish")
-    for tile in css(browser, "#tiles input"):
-        browser.execute_script("arguments[0].value = ''", tile)
-    by_id(browser, "tile-1-1").click()
-    ActionChains(browser).send_keys("niñogatocasapera").perform()
-    assert [t.get_attribute("value") for t in css(browser, "#tiles input")] == list("niñogatocasapera")
-    ActionChains(browser).send_keys(Keys.ENTER).perform()
-    until(browser, lambda d: css(d, "#word-list button"), timeout=60)
-    words = {b.get_attribute("data-word") for b in css(browser, "#word-list button")}
-    assert {"niño", "gato", "casa", "pera"} <= words
-    no_errors(browser)
-
-
-def test_random_english_boggle_board_is_rolled_from_the_dice(server: str, browser: Any) -> None:  # noqa: F811
-    from selenium.webdriver.support.ui import Select
-
-    from cpwords.puzzles.ruzzle.dice import load_dice, rollable
-
-    open_page(browser, f"{server}/kind/ruzzle", "#tiles input")
-    Select(by_id(browser, "scoring")).select_by_value("boggle")
-    for size, name in (("4", "boggle-new"), ("5", "big-boggle")):
-        Select(by_id(browser, "size")).select_by_value(size)
-        until(browser, lambda d, n=int(size): len(css(d, "#tiles input")) == n * n)
-        dice = load_dice(name)
-        for _ in range(3):
-            before = [t.get_attribute("value") for t in css(browser, "#tiles input")]
-            by_id(browser, "ruzzle-random").click()
-            until(browser, lambda d, b=before: [t.get_attribute("value") for t in css(d, "#tiles input")] != b)
-            flat = [t.get_attribute("value") for t in css(browser, "#tiles input")]
-            board = [flat[r * dice.cols:(r + 1) * dice.cols] for r in range(dice.rows)]
-            assert rollable(dice, board), board
-    no_errors(browser)

@@ -8,6 +8,7 @@ import warnings
 from collections.abc import Iterator
 
 import pytest
+from pace import HANG_S
 
 pytest.importorskip("fastapi", reason="cpwords serve needs the serve extra (fastapi, uvicorn)")
 with warnings.catch_warnings():
@@ -20,7 +21,8 @@ from cpwords.server import ServerConfig, create_app
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(workers=1, max_time=20))) as c:
+    """The app with one worker; the server's time limit is a hang guard (no solve is about it)."""
+    with TestClient(create_app(ServerConfig(workers=1, max_time=HANG_S))) as c:
         yield c
 
 
