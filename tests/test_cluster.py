@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pace import HANG_S, Stopwatch, wait_until
 
 import cpwords
 from cpwords import api
@@ -169,10 +170,13 @@ def test_the_checkpoint_keeps_exact_big_integers(tmp_path: Path) -> None:
 
 
 @pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
-def test_a_time_limit_gives_a_lower_bound(board_truth: dict[str, Any]) -> None:
-    r = sharded({**BOARD, "dictionary": "common-10k"}, workers=1, time_limit=0.3)
+def test_a_time_limit_gives_a_lower_bound() -> None:
+    """A sharded count (minutes of work) at a 0.3 s limit ends at it, cut short: the limit is the
+    clock's; loading the words, planning the shards and stopping are processor work."""
+    with Stopwatch() as watch:
+        r = sharded({**BOARD, "dictionary": "common-20k"}, workers=1, time_limit=0.3)
     assert r.count_exact is False and r.stats["stopped"] == "time_limit"
-    assert r.stats["wall_s"] < 2.5
+    watch.assert_within(0.3, 1.0, "a sharded count at time_limit 0.3")
 
 
 def test_bad_cluster_options_are_input_errors(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -210,23 +214,25 @@ def _board_file(tmp_path: Path, dictionary: str = "common-5k", suffixes: str = "
 
 
 def test_ctrl_c_keeps_the_checkpoint_and_the_same_command_resumes(tmp_path: Path) -> None:
+    """As a user runs it (a process of its own): Ctrl-C once two shards are kept exits 130 with
+    what was counted; the same command again resumes from the checkpoint and gives the exact count."""
     import json
     import signal
     import subprocess
     import sys
-    import time
 
     path = tmp_path / "run.sqlite"
     command = [str(Path(sys.executable).parent / "cpwords"), *_board_file(tmp_path, "common-10k", "[2, 2]"),
                "--checkpoint", str(path), "--workers", "1", "--json"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while _kept_so_far(path) < 2:
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr and proc.stderr.read()
-            time.sleep(0.02)
+        def two_kept() -> bool:
+            assert proc.poll() is None, proc.stderr and proc.stderr.read()
+            return _kept_so_far(path) >= 2
+
+        wait_until(two_kept, "two shards in the checkpoint", poll_s=0.02)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=HANG_S)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -235,7 +241,7 @@ def test_ctrl_c_keeps_the_checkpoint_and_the_same_command_resumes(tmp_path: Path
     stopped = json.loads(out)
     kept = len(shard_times(path))
     assert stopped["count_exact"] is False and 2 <= stopped["stats"]["shards_done"] == kept
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 0, done.stderr
     resumed = json.loads(done.stdout)
     truth = cpwords.solve({**BOARD, "dictionary": "common-10k", "suffix_length": [2, 2]}, workers=2)
