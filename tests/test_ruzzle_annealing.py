@@ -3,7 +3,11 @@ many are scored together."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 import pytest
+from pace import HANG_S
 
 from cpwords import api, verify
 from cpwords.engines.budget import Budget
@@ -87,9 +91,19 @@ def test_best_board_through_the_api_is_seeded_and_verified() -> None:
 
 
 def test_a_time_limit_stops_the_chain_with_the_best_so_far() -> None:
+    """The limit comes at the chain's first progress report (after 50 moves or more) whatever the
+    machine: the run's budget is stopped there, as its deadline would; the deadline guards a hang."""
+    def stop_at_first_report(description: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
+        def advance(n: int = 1) -> None:
+            if description.startswith("searching for a high-scoring board"):
+                run.stop("time_limit")
+
+        yield advance
+
+    run = Budget(HANG_S, progress=contextmanager(stop_at_first_report))
     spec = {"kind": "ruzzle", "task": "best_board", "grid": ["abcd"] * 4, "dictionary": "common-10k",
             "iterations": 10_000_000, "seed": 1, "search": "anneal"}
-    result = api.solve(spec, time_limit=0.5)
+    result = api.solve(spec, budget=run)
     assert result.status == "feasible" and result.stats["stopped_by_time"]
     assert 0 < result.stats["moves"] < 10_000_000 and result.objective == result.stats["best_value"]
 

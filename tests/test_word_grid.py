@@ -120,7 +120,8 @@ def test_full_gridle_count() -> None:
     assert (result.count, result.stats["raw_count"]) == (168_239_310, 336_478_620)
 
 
-@pytest.mark.parametrize("engine", ["cpsat", "sat", "native"])
+# CP-SAT's generate on the whole list takes seconds (engines agree on generate: test_common_objective_engines_agree)
+@pytest.mark.parametrize("engine", [pytest.param("cpsat", marks=pytest.mark.sweep), "sat", "native"])
 def test_generate_distinct_grids(engine: str) -> None:
     path = shared_file("gridle-words-5.txt")
     spec = spec_of(dictionary={"path": str(path)}, task="generate", count=2, seed=5)
@@ -276,10 +277,12 @@ def test_cli_fill_and_unscramble_files(tmp_path: Path, capsys: pytest.CaptureFix
 
 @pytest.mark.parametrize("distinct", [True, False])
 def test_7x7_count_stopped_by_the_time_limit_says_how_far_it_got(distinct: bool) -> None:
-    """The 7×7 Gridle count is a sum-product now (about a minute here): half a second stops it,
-    with no exact claim; repeats allowed give a proven lower bound from the sum-product. With
-    distinct words a partial sum-product bounds nothing, and one that cannot finish in the time
-    left is not started (issue 24, item 5): the grids listed one by one bound the count instead."""
+    """The 7×7 Gridle count is a sum-product now (about a minute here): half a second stops it on
+    any machine, with no exact claim; repeats allowed give a proven lower bound from the sum-product.
+    With distinct words a partial sum-product bounds nothing, and one that cannot finish in the time
+    left is not started (issue 24, item 5): the grids listed one by one bound the count instead
+    (the refusal itself: tests/test_grid_count_limits.py). The busier the machine, the earlier the
+    stop: one during the planning has nothing to bound yet, and says so."""
     path = shared_file("gridle-words-7.txt")
     spec = spec_of(shape="gridle-7x7", dictionary={"path": str(path)}, task="count", time_limit=0.5,
                    distinct_words=distinct)
@@ -287,9 +290,12 @@ def test_7x7_count_stopped_by_the_time_limit_says_how_far_it_got(distinct: bool)
     assert result.stats["stopped"] == "time_limit"
     assert result.status in (Status.FEASIBLE, Status.UNKNOWN) and result.message
     assert result.message.startswith("the time limit was reached")
-    if distinct:
+    assert not result.count_exact
+    if result.count is None:
+        assert result.status == Status.UNKNOWN and "no bound to report yet" in result.message
+    elif distinct:
         assert result.stats["method"] == "enumeration" and "sum-product" in result.message
-        assert result.count_exact is False and result.count is not None
+        assert result.count_exact is False
         assert result.count <= result.stats["raw_count"] <= 1_968_870_389_818
     else:
         assert result.stats["method"] == "sum-product"
@@ -350,7 +356,7 @@ def test_sat_engine_counts_by_projected_model_counting_on_the_5x5() -> None:
         spec = spec_of(dictionary={"words": words}, task="count", distinct_words=distinct)
         problem = prepare(spec)
         formula = count_grids(problem)
-        found = sat.projected_count(problem, spec, Budget(60))
+        found = sat.projected_count(problem, spec, Budget(None))
         assert found.complete and "Ganak" in found.stats["method"]
         assert (found.count, found.stats["raw_count"]) == (formula.modulo_symmetry, formula.raw)
         assert found.stats["fixed_points"] == formula.fixed_points
