@@ -137,8 +137,9 @@ def test_counts_equal_brute_force(shapes: dict[str, str], name: str) -> None:
     check()
 
 
-@pytest.mark.parametrize(("name", "seed"), [(name, seed) for name in LENGTHS
-                                            for seed in ((1,) if name == "gridle-7x7" else (1, 2))])
+# one list a shape in part 1, the second under `sweep`
+@pytest.mark.parametrize(("name", "seed"), [(name, 1) for name in LENGTHS] + [
+    pytest.param(name, 2, marks=pytest.mark.sweep) for name in LENGTHS if name != "gridle-7x7"])
 def test_filled_shapes_equal_brute_force(shapes: dict[str, str], name: str, seed: int) -> None:
     """Lists holding two random fillings of the shape plus random words: grids always exist."""
     rng = random.Random(seed)
@@ -280,13 +281,15 @@ def test_agrees_with_einsum_counter_on_gridle_5x5() -> None:
             assert (new.modulo_symmetry, new.raw) == (168_239_310, 336_478_620)
 
 
-def test_gridle_7x7_sample_equals_enumeration() -> None:
+# distinct words (no grid of this slice; seconds of inclusion-exclusion) under `sweep`: the filled
+# 7×7 list above counts distinct words against the brute force in part 1
+@pytest.mark.parametrize("distinct", [False, pytest.param(True, marks=pytest.mark.sweep)])
+def test_gridle_7x7_sample_equals_enumeration(distinct: bool) -> None:
     """A slice of the game's 7-letter list (real letter statistics): counter == native enumeration."""
     from cpwords.puzzles.word_grid.native_tasks import enumerate_grids
 
     words = Path(shared_file("gridle-words-7.txt")).read_text().split()[::30]  # 383 words
-    for distinct in (False, True):
-        problem = problem_of("gridle-7x7", words, distinct)
-        counted = count_grids(problem)
-        _, count, raw, complete, _ = enumerate_grids(problem, None, keep=False)
-        assert complete and (counted.raw, counted.modulo_symmetry) == (raw, count)
+    problem = problem_of("gridle-7x7", words, distinct)
+    counted = count_grids(problem)
+    _, count, raw, complete, _ = enumerate_grids(problem, None, keep=False)
+    assert complete and (counted.raw, counted.modulo_symmetry) == (raw, count)
