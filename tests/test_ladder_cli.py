@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES, ROOT
+from pace import HANG_S
 
 from cpwords.cli import main
 from cpwords.puzzles.ladder.solution import LadderSolution
@@ -90,7 +91,7 @@ def test_example_cold_warm_subprocess():
     """The README demo, from a fresh process, default dictionary (scowl-70)."""
     proc = subprocess.run(
         [sys.executable, "-m", "cpwords", "solve", str(EXAMPLES / "ladder-cold-warm.yaml"), "--json"],
-        capture_output=True, text=True, cwd=ROOT, timeout=300,
+        capture_output=True, text=True, cwd=ROOT, timeout=HANG_S,
     )
     assert proc.returncode == 0, proc.stderr
     result = parse_result(json.loads(proc.stdout))

@@ -13,10 +13,13 @@ import sys
 from pathlib import Path
 
 import networkx as nx
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pace import HANG_S
 
 import cpwords
+from cpwords.cli import main
 from cpwords.lexicon import load_lexicon, offensive_words
 from cpwords.puzzles import loading
 from cpwords.puzzles.ladder.search import fewest_steps, least_rare_ladders
@@ -24,17 +27,19 @@ from cpwords.puzzles.ladder.search import fewest_steps, least_rare_ladders
 CPWORDS = str(Path(sys.executable).parent / "cpwords")
 
 
-def ladder(*args: str) -> dict:
-    run = subprocess.run([CPWORDS, "ladder", *args, "--json"], capture_output=True, text=True, timeout=300,
-                         check=False)
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout)
+def ladder(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    """``cpwords ladder ARGS --json`` through ``cpwords.cli.main``: the printed result."""
+    code = main(["ladder", *args, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)
 
 
-def test_cold_warm_common_ladder_takes_the_fewest_steps_among_the_least_rare() -> None:
+def test_cold_warm_common_ladder_takes_the_fewest_steps_among_the_least_rare(
+        capsys: pytest.CaptureFixture[str]) -> None:
     """It printed a 4-step shortest ladder of rareness 6 and a 6-step common ladder of rareness 6."""
     for seed in ("1", "2", "3"):
-        result = ladder("cold", "warm", "--seed", seed)
+        result = ladder(capsys, "cold", "warm", "--seed", seed)
         shortest, common = result["solutions"]
         assert shortest["steps"] == 4 and common["rareness"] <= shortest["rareness"]
         assert common["steps"] == 4
@@ -42,12 +47,12 @@ def test_cold_warm_common_ladder_takes_the_fewest_steps_among_the_least_rare() -
     assert cpwords.verify.check(spec, cpwords.solve(spec)) == []
 
 
-def test_black_white_ladders_avoid_offensive_words() -> None:
+def test_black_white_ladders_avoid_offensive_words(capsys: pytest.CaptureFixture[str]) -> None:
     """A shortest ladder went through one slur and the common ladder through another, though other
     ladders of the same length avoid them."""
     bad = offensive_words()
     for seed in ("1", "2"):
-        result = ladder("black", "white", "--seed", seed)
+        result = ladder(capsys, "black", "white", "--seed", seed)
         for solution in result["solutions"]:
             assert not set(solution["words"]) & bad, solution
         assert result["solutions"][0]["steps"] == 7  # still a shortest ladder
@@ -73,17 +78,17 @@ def test_the_common_ladder_says_so_when_every_ladder_needs_an_offensive_word() -
         assert all(s.words == detour for s in result.solutions) and not result.message
 
 
-def test_ladder_takes_exclude_like_the_other_commands() -> None:
+def test_ladder_takes_exclude_like_the_other_commands(capsys: pytest.CaptureFixture[str]) -> None:
     word = codecs.decode("jbc", "rot13")
-    run = subprocess.run([CPWORDS, "ladder", "m" + word[1:], word[:2] + "n", "--exclude", "offensive", "--json",
-                          "--dict", "scowl-70", "--mode", "shortest"], capture_output=True, text=True, timeout=300,
-                         check=False)
-    assert run.returncode in (0, 1), run.stderr
-    assert word not in json.loads(run.stdout)["solutions"][0]["words"] if run.returncode == 0 else True
-    assert "exclude=offensive" in json.loads(run.stdout)["stats"]["dictionary"] or "left out" in \
-        json.loads(run.stdout)["stats"]["dictionary"]
+    code = main(["ladder", "m" + word[1:], word[:2] + "n", "--exclude", "offensive", "--json", "--dict", "scowl-70",
+                 "--mode", "shortest"])
+    out = json.loads(capsys.readouterr().out)
+    assert code in (0, 1)
+    assert word not in out["solutions"][0]["words"] if code == 0 else True
+    assert "exclude=offensive" in out["stats"]["dictionary"] or "left out" in out["stats"]["dictionary"]
+    # as a user runs it: the installed command's exit code and one-line message
     bad = subprocess.run([CPWORDS, "ladder", "cold", "warm", "--exclude", "rude"], capture_output=True, text=True,
-                         timeout=300, check=False)
+                         timeout=HANG_S, check=False)
     assert bad.returncode == 2 and "--exclude" in bad.stderr and "Traceback" not in bad.stderr
 
 

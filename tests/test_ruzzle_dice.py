@@ -12,17 +12,27 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from pace import HANG_S
 
 from cpwords import api, verify
 from cpwords.api import with_options
+from cpwords.cli import main
 from cpwords.puzzles.loading import parse_spec
 from cpwords.puzzles.ruzzle.dice import load_dice, roll, rollable, shipped_dice
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``cpwords ARGS`` in a fresh interpreter, as a user runs it."""
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run([sys.executable, "-m", "cpwords", *args], capture_output=True, text=True,
-                          encoding="utf-8", timeout=300, cwd=cwd, env=env)
+                          encoding="utf-8", timeout=HANG_S, cwd=cwd, env=env)
+
+
+def main_of(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``cpwords ARGS`` through ``cpwords.cli.main`` in this process: its exit code and printed text."""
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(list(args), code, out, err)
 
 
 @pytest.mark.parametrize(("name", "shape"), [("boggle-new", (4, 4)), ("boggle-classic", (4, 4)),
@@ -96,6 +106,7 @@ def test_dice_field_rolls_the_grid_once() -> None:
 
 
 def test_cli_rolls_a_boggle_board() -> None:
+    """As a user runs it (the dice errors and one's own dice below go through ``cpwords.cli.main``)."""
     done = run_cli("ruzzle", "--dice", "boggle-new", "--seed", "4", "--boggle", "--json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
@@ -110,23 +121,26 @@ def test_cli_rolls_a_boggle_board() -> None:
     (("ruzzle", "--dice", "nope"), "unknown dice set; shipped: big-boggle, boggle-classic, boggle-new"),
     (("ruzzle", "--dice", "boggle-new", "--dict", "italian"), "these are english dice and the dictionary is italian"),
 ])
-def test_cli_dice_errors_are_one_line(args: tuple[str, ...], message: str) -> None:
-    done = run_cli(*args)
+def test_cli_dice_errors_are_one_line(args: tuple[str, ...], message: str,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    done = main_of(capsys, *args)
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
-def test_own_dice_file_for_another_language(tmp_path: Path) -> None:
+def test_own_dice_file_for_another_language(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Dice of one's own (here Italian ones, accents folded as the game's tiles) from a YAML puzzle."""
     faces = ["a e i o u à", "c a s a m e", "r e s o l v", "i n o t a s"] * 4
     (tmp_path / "dadi.yaml").write_text("language: it\nrows: 4\ncols: 4\ndice:\n"
                                         + "".join(f"  - {f}\n" for f in faces), encoding="utf-8")
     (tmp_path / "round.yaml").write_text("kind: ruzzle\ndice: dadi.yaml\nseed: 2\ndictionary: italian\n",
                                          encoding="utf-8")
-    done = run_cli("solve", "round.yaml", "--json", cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    done = main_of(capsys, "solve", "round.yaml", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["solutions"]
     (tmp_path / "bad.yaml").write_text("rows: 2\ncols: 2\ndice:\n  - a b\n  - c 7\n  - a\n  - b\n")
     (tmp_path / "round2.yaml").write_text("kind: ruzzle\ndice: bad.yaml\n")
-    done = run_cli("solve", "round2.yaml", cwd=tmp_path)
+    done = main_of(capsys, "solve", "round2.yaml")
     assert done.returncode == 2 and "bad.yaml" in done.stderr and "dice[1]" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

@@ -10,6 +10,7 @@ function or under ``TYPE_CHECKING`` too), counts: a lazy import is still a depen
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -62,7 +63,9 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     return {m for m in found if m in modules and m != name}
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
+    """Module -> the cpwords modules it imports (read once a process: the tests only read it)."""
     modules = _modules()
     return {name: _imports(name, path, modules) for name, path in modules.items()}
 
