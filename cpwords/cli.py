@@ -312,6 +312,13 @@ def _solve_one(spec: Any, run: Budget, args: argparse.Namespace, *, batch: bool)
         return exc.located(source=spec.source, line=spec.line)
     if result.stats.get("build_stopped") and not run.stopped:
         _build_in_background(spec, result)
+    elif result.stats.get("build_deferred") and not run.stopped:
+        # one-time work this run went on without (a compiled search): done for the next run
+        from cpwords import background
+
+        pid = background.start(spec)
+        if pid is not None:
+            result.stats["background_build_pid"] = pid
     return result
 
 

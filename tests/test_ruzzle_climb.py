@@ -139,7 +139,7 @@ def _brute_force(scorer: BoardScorer, alphabet: list[str], size: int) -> int:
 @pytest.mark.parametrize("case", range(10))
 def test_climb_finds_the_brute_force_optimum(case: int, monkeypatch: pytest.MonkeyPatch) -> None:
     if case % 3 == 0:  # the numpy neighbourhood search alone, as without numba
-        monkeypatch.setattr(climb, "compiled_ready", lambda: False)
+        monkeypatch.setattr(climb, "compiled_ready", lambda **_: False)
     rng = random.Random(100 + case)
     letters = "".join(rng.sample("aeinrst", 4))
     rows, cols = rng.choice([(2, 2), (2, 3)])
@@ -231,3 +231,66 @@ def test_best_board_of_more_cells_than_its_scorers_hold_is_one_line(tmp_path: Pa
     assert "up to 63 cells" in err and str(puzzle) in err
     fits = parse_spec({"kind": "ruzzle", "task": "best_board", "grid": ["abcdefg"] * 9, "iterations": 1})
     assert fits.shape() == (9, 7)
+
+
+# ---------------------------------------------------------------- when the compiled search is made
+
+
+def test_a_compile_is_started_only_where_it_pays_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiling the search takes seconds and holds the interpreter lock beside the numpy search: a
+    run with a short limit and nothing in numba's disk cache searches with numpy alone (a 1 s
+    climb scored a third of the boards beside a compile it never used); loading from the disk
+    cache, a long run and a run without a limit get the compiled search ready."""
+    import threading
+
+    from cpwords.puzzles.ruzzle import compiled
+
+    if not available():
+        pytest.skip("numba is not installed")
+    monkeypatch.setattr(compiled, "_compiled", threading.Event())  # as in a new process
+    monkeypatch.setattr(compiled, "in_disk_cache", lambda: False)
+    assert not compiled.worth_compiling(5.0)
+    assert compiled.worth_compiling(None) and compiled.worth_compiling(compiled.COMPILE_PAYS_OFF_S)
+    monkeypatch.setattr(compiled, "in_disk_cache", lambda: True)
+    assert compiled.worth_compiling(5.0)
+
+
+def test_a_climb_too_short_for_a_compile_does_not_start_one_and_says_it_is_deferred(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[bool] = []
+
+    def ready(*, wait: bool = False, start: bool = True) -> bool:
+        started.append(start)
+        return False
+
+    monkeypatch.setattr(climb, "worth_compiling", lambda left: False)
+    monkeypatch.setattr(climb, "compiled_ready", ready)
+    spec = parse_spec({"kind": "ruzzle", "task": "best_board", "grid": ["aaa"] * 3, "dictionary": ENABLE2K,
+                       "climbs": 1, "pool": 20, "seed": 1})
+    result = api.solve(spec)
+    assert started and not any(started) and result.stats["compiled"] is False
+    assert result.stats["build_deferred"] == "the compiled board search" if available() else True
+    assert verify.check(spec, result) == []
+
+
+@pytest.mark.sweep
+def test_the_command_line_compiles_in_the_background_for_the_next_run(tmp_path: Path) -> None:
+    """As a user runs it, with nothing in numba's cache: a 1 s climb searches with numpy and hands
+    the compile to the background builder; once that has ended, the next run loads it."""
+    import json
+    import os
+
+    from pace import run_cpwords, running, wait_until
+
+    if not available():
+        pytest.skip("numba is not installed")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "CPWORDS_NO_BACKGROUND_BUILDS": ""}
+    argv = ["ruzzle", "serst", "alpet", "inrat", "edsol", "--task", "best_board", "--dict", "enable2k",
+            "--seed", "1", "--time-limit", "1", "--json"]
+    first = json.loads(run_cpwords(argv, env=env).stdout)
+    # deferred, or the dictionary's trie was not in this cache yet: one background build does both
+    assert first["stats"].get("build_deferred") == "the compiled board search" or first["stats"]["build_stopped"]
+    pid = first["stats"]["background_build_pid"]
+    wait_until(lambda: not running(pid), "the background compile")
+    second = json.loads(run_cpwords(argv, env=env).stdout)
+    assert "build_deferred" not in second["stats"] and "background_build_pid" not in second["stats"]

@@ -93,6 +93,11 @@ def free_builds() -> Iterator[None]:
         _FREE_BUILDS = before
 
 
+def building_freely() -> bool:
+    """True inside :func:`free_builds` (the background builder): one-time work is done to its end."""
+    return _FREE_BUILDS
+
+
 #: The budget that one-time builds started in this context answer to (see :func:`builds_within`).
 _BUILD_BUDGET: ContextVar[Budget | None] = ContextVar("cpwords_build_budget", default=None)
 

@@ -35,10 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.engines.budget import Budget
+from cpwords.engines.budget import Budget, building_freely
 from cpwords.puzzles.ruzzle.annealing import bonus_cells_of, tile_frequencies
 from cpwords.puzzles.ruzzle.board import Board
-from cpwords.puzzles.ruzzle.compiled import CompiledNeighbourhood, compiled_ready
+from cpwords.puzzles.ruzzle.compiled import CompiledNeighbourhood, available, compiled_ready, worth_compiling
 from cpwords.puzzles.ruzzle.neighbourhood import Neighbourhood
 
 #: Pool size when the spec gives none, for boards of up to :data:`LARGE_CELLS` cells. danvk's
@@ -123,6 +123,11 @@ class _Climber:
         # The numpy search until the compiled one is ready (see compiled.py): the same scores.
         self.numpy_hood = Neighbourhood(self.scorer, self.alphabet)
         self.compiled_hood: CompiledNeighbourhood | None = None
+        # A run too short for a compile to pay off searches with numpy at full speed; the background
+        # builder (which builds freely) waits for the compile, so that the next run loads it.
+        self.compile = building_freely() or worth_compiling(budget.left())
+        if building_freely():
+            compiled_ready(wait=True)
         self.cap = spec.iterations
         self.tick: Callable[[], None] | None = None  # progress by time (see :func:`search_board`)
         self.perms = symmetries(start, spec.scoring)
@@ -141,7 +146,7 @@ class _Climber:
 
     def hood(self) -> Neighbourhood | CompiledNeighbourhood:
         """The compiled neighbourhood search once it is ready, the numpy one before."""
-        if self.compiled_hood is None and compiled_ready():
+        if self.compiled_hood is None and compiled_ready(start=self.compile):
             self.compiled_hood = CompiledNeighbourhood(self.scorer, self.alphabet)
         return self.compiled_hood or self.numpy_hood
 
@@ -290,6 +295,8 @@ def climb_board(spec: Any, start: Board, lexicon: Any, budget: Budget) -> tuple[
              "moves": climber.scored, "accepted": len(values), "search": "climb", "pool": climber.pool_size,
              "compiled": climber.compiled_hood is not None, "until_time_limit": by_time,
              "stopped_by_time": bool(stopped)}
+    if available() and not climber.compile:
+        stats["build_deferred"] = "the compiled board search"  # the command line builds it in the background
     return start.with_tiles(best), stats
 
 

@@ -10,14 +10,18 @@ Without numba the climber uses the numpy class.
 Compiling takes seconds (tens on a busy machine) the first time; numba then keeps the machine code in
 its cache (``__pycache__`` beside this file, or numba's user cache), and later processes load it in
 well under a second. So that a short ``time_limit`` is kept even the first time, :func:`compiled_ready`
-compiles in a background thread and says when it is done; until then the climber uses the numpy
-search, which gives the same scores (so the same climb).
+compiles (or loads) in a background thread and says when it is done; until then the climber uses the
+numpy search, which gives the same scores (so the same climb). A compile holds the interpreter lock
+most of the time, so a run too short to profit from it does not start one (:func:`worth_compiling`):
+it searches with numpy at full speed, and the command line has the compile done by its detached
+background builder (:mod:`cpwords.background`), for the next run.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -325,13 +329,39 @@ def _compile() -> None:
     _compiled.set()
 
 
-def compiled_ready(*, wait: bool = False) -> bool:
+#: Seconds a run must have left for compiling the search in it to pay off (a compile takes seconds,
+#: tens on a busy machine, and slows the numpy search beside it).
+COMPILE_PAYS_OFF_S = 30.0
+
+
+def in_disk_cache() -> bool:
+    """True when numba's cache holds the compiled search, so that getting it ready means loading it
+    (well under a second), not compiling it."""
+    try:
+        dispatchers: tuple[Any, ...] = (_many, _lean_many)
+        return all(Path(f._cache._cache_file._index_path).is_file() for f in dispatchers)
+    except (AttributeError, NameError, TypeError):  # another numba's layout: as if not cached
+        return False
+
+
+def worth_compiling(seconds_left: float | None) -> bool:
+    """Whether a run with ``seconds_left`` (None: no limit) should get the compiled search ready:
+    always when it is only loaded from the disk cache, else when the run is long enough to profit."""
+    if njit is None:
+        return False
+    return seconds_left is None or seconds_left >= COMPILE_PAYS_OFF_S or _compiled.is_set() or in_disk_cache()
+
+
+def compiled_ready(*, wait: bool = False, start: bool = True) -> bool:
     """True when the compiled search can run without compiling; the first call starts compiling it
-    in a background thread (``wait=True``: and waits for it). False without numba."""
+    in a background thread (``wait=True``: and waits for it; ``start=False``: only says). False
+    without numba."""
     if njit is None:
         return False
     if _compiled.is_set():
         return True
+    if not start and not wait:
+        return False
     with _lock:
         if not _compiling:
             thread = threading.Thread(target=_compile, name="cpwords-numba-compile", daemon=True)
