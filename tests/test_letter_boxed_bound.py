@@ -132,6 +132,8 @@ def answers_within(puzzle: dict, k: int, slack: int) -> list[tuple[str, ...]]:
 @given(small_puzzles(), st.integers(1, 3), st.integers(0, 4))
 @example({"kind": "letter_boxed", "sides": ["ab", "cd", "ef"], "min_word_length": 2,
           "dictionary": {"words": ["ac", "acbda", "eafa"]}}, 3, 3)  # eafa acbda cover all: ac is no third word
+@example({"kind": "letter_boxed", "sides": ["ab", "cd", "ef"], "min_word_length": 2,
+          "dictionary": {"words": ["ac", "adeb", "adfa", "bc", "ca", "df", "fca"]}}, 3, 1)  # fca adeb bc: the same, per path
 def test_the_cover_models_with_excess_find_exactly_the_answers_within_it(puzzle: dict, k: int, slack: int) -> None:
     table = _table(puzzle)
     if not len(table):
@@ -156,3 +158,28 @@ def test_the_cover_models_with_excess_find_exactly_the_answers_within_it(puzzle:
     assert found.status is (Status.OPTIMAL if expected else Status.INFEASIBLE)
     if expected:
         assert tuple(table.words[i] for i in sat._decode(cover, found.true_vars)) in expected
+
+
+def test_no_answer_of_k_words_ends_after_the_letters_were_covered() -> None:
+    """``fca adeb bc``: the first two words cover every letter, so the answer ends there and the
+    third word makes no answer of three words (the position domains allow each word where it
+    stands; only the whole path shows it). Both cover models refuse it when it is forced."""
+    puzzle = {"kind": "letter_boxed", "sides": ["ab", "cd", "ef"], "min_word_length": 2,
+              "dictionary": {"words": ["ac", "adeb", "adfa", "bc", "ca", "df", "fca"]}}
+    table = _table(puzzle)
+    forced = [table.words.index(w) for w in ("fca", "adeb", "bc")]
+    domains = reach.position_domains(table, 3)
+    assert all(i in d for i, d in zip(forced, domains, strict=True))
+    spec = parse_spec({**puzzle, "seed": 1})
+    for slack in (1, None):
+        built = cpsat.cover_model(table, 3, domains, slack)
+        assert built is not None
+        model, pick = built
+        for p, i in enumerate(forced):
+            model.add(pick[p][i] == 1)
+        assert cpsat._solve(model, spec, Budget(None)).status is Status.INFEASIBLE, slack
+    cover = sat._cover_cnf(table, 3, domains, 1)
+    assert cover is not None
+    for p, i in enumerate(forced):
+        cover.cnf.add([cover.pick[p][i]])
+    assert sat_engine.solve(cover.cnf, Budget(None), solver_name=sat.MINIMUM_SOLVER).status is Status.INFEASIBLE

@@ -295,6 +295,12 @@ def cover_model(table: WordTable, k: int, domains: list[list[int]],
     for c in range(n):
         m.add_bool_or([has[p][c] for p in range(k)])  # every letter covered
         excess += _letter_excess(m, [row[c] for row in has], [row[c] for row in join], slack, letters[c])
+    if k > 1:  # ... and not already by the words before the last (the answer would end there)
+        late = [m.new_bool_var(f"only_last_{letters[c]}") for c in range(n)]
+        for c in range(n):
+            for p in range(k - 1):
+                m.add_implication(late[c], has[p][c].Not())
+        m.add_bool_or(late)
     if slack != 0:
         if slack is not None:
             m.add(sum(excess) <= slack)

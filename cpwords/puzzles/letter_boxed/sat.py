@@ -222,6 +222,12 @@ def _cover_cnf(table: WordTable, k: int, domains: list[list[int]], slack: int,
     for c in range(n):
         m.add([has[p][c] for p in range(k)])  # every letter covered
         excess += _letter_excess(m, [row[c] for row in has], [row[c] for row in join], slack, c)
+    if k > 1:  # ... and not already by the words before the last (the answer would end there)
+        late = [m.var(("only_last", c)) for c in range(n)]
+        for c in range(n):
+            for p in range(k - 1):
+                m.add([-late[c], -has[p][c]])
+        m.add(late)
     if slack > 0:
         m.at_most_k(excess, slack)
         _each_word_once(m, pick)  # (without excess a second use is impossible anyway)
