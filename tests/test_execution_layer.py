@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import alive, descendants, shared_file
+from conftest import alive, common_v1_file, descendants, shared_file
 from pace import HANG_S, Stopwatch, run_cpwords, startup_cpu_s, wait_until
 
 from cpwords.engines.budget import Budget
@@ -133,21 +133,56 @@ def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
     return run_cpwords(argv)
 
 
+#: The 7×7 Gridle count with distinct words on the version-1 common-5k (2,152 terms, three of them
+#: big enough for a pool of two workers, the rest in the command's own process: seconds, not
+#: minutes): the grids and the raw count, as counted in one process without workers (the sweep's
+#: test below counts them again).
+GRID_COUNT = (2667, 5334)
+
+
 @pytest.fixture(scope="module")
 def grid_count_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The 7×7 Gridle count with distinct words on common-5k (2,152 terms, the two biggest on two
-    workers of the layer, the rest in the command's own process): seconds, not minutes."""
-    spec = tmp_path_factory.mktemp("grid7") / "count.yaml"
-    spec.write_text("kind: word_grid\nshape: gridle-7x7\ntask: count\nworkers: 2\ndictionary: common-5k\n",
-                    encoding="utf-8")
+    """The spec of :data:`GRID_COUNT`, with two workers."""
+    folder = tmp_path_factory.mktemp("grid7")
+    spec = folder / "count.yaml"
+    spec.write_text(f"kind: word_grid\nshape: gridle-7x7\ntask: count\nworkers: 2\n"
+                    f"dictionary: {{path: {common_v1_file(5000, folder)}}}\n", encoding="utf-8")
     return spec
 
 
-@pytest.fixture(scope="module")
-def grid_count_reference(grid_count_spec: Path) -> Any:
-    """The count in this process with no worker at all; it also checks that the command, with its
-    two workers, starts several pools (the terms that go to a pool, by the rule of
-    count._run_plan), so that every run of the command starts and ends several under the watcher."""
+def _exact_runs(spec: Path, runs: int) -> None:
+    """``runs`` commands, two at a time (each plans its terms on one core most of the time), every
+    other one with --json: each exits 0, uninterrupted, with the figures of :data:`GRID_COUNT`."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    grids, raw = GRID_COUNT
+    with ThreadPoolExecutor(2) as runner:
+        outs = list(runner.map(lambda run: _cli("solve", str(spec), *(["--json"] if run % 2 == 0 else [])),
+                               range(runs)))
+    for run, out in enumerate(outs):
+        assert out.returncode == 0, (run, out.returncode, out.stderr[-500:])
+        assert "interrupted" not in out.stderr and "Traceback" not in out.stderr
+        if run % 2 == 0:
+            result = json.loads(out.stdout)
+            assert (result["count"], result["count_exact"], result["stats"]["raw_count"]) == (grids, True, raw)
+        else:
+            assert f"{grids:,}" in out.stdout and f"{raw:,}" in out.stdout
+
+
+def test_a_multi_pool_grid_count_through_the_cli_is_exact(grid_count_spec: Path) -> None:
+    """The CLI's signal watcher once took the SIGTERM of a pool's worker for the user's Ctrl-C (exit
+    130 on a count nobody interrupted). A run with --json and a text run, each starting and ending
+    several pools of workers under the watcher, both exact. (Ten runs, and the check that the
+    count does start several pools: the sweep's test below.)"""
+    _exact_runs(grid_count_spec, 2)
+
+
+@pytest.mark.sweep  # the same promise as above, ten times: the failure it guards against was intermittent
+def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_spec: Path) -> None:
+    """The figures of :data:`GRID_COUNT`, counted in this process with no worker at all; the
+    terms that go to a pool when two workers count (the rule of count._run_plan) are several, so
+    that every run of the command starts and ends several pools under the watcher. Then ten runs,
+    text and --json, all exact."""
     import cpwords
     from cpwords.puzzles.word_grid import count
 
@@ -161,54 +196,16 @@ def grid_count_reference(grid_count_spec: Path) -> Any:
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(count, "_run_plan", spy)
         reference = cpwords.solve(cpwords.load(grid_count_spec)[0], workers=1)
-    assert reference.count_exact and reference.count
+    assert (reference.count, reference.stats["raw_count"], reference.count_exact) == (*GRID_COUNT, True)
     assert len(pooled) > 1000 and sum(pooled) >= 2, (len(pooled), sum(pooled))
-    return reference
+    _exact_runs(grid_count_spec, 10)
 
 
-def _exact_runs(spec: Path, reference: Any, runs: int) -> None:
-    """``runs`` commands, two at a time (each plans its terms on one core most of the time), every
-    other one with --json: each exits 0, uninterrupted, with the reference's figures."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    raw = reference.stats["raw_count"]
-    with ThreadPoolExecutor(2) as runner:
-        outs = list(runner.map(lambda run: _cli("solve", str(spec), *(["--json"] if run % 2 == 0 else [])),
-                               range(runs)))
-    for run, out in enumerate(outs):
-        assert out.returncode == 0, (run, out.returncode, out.stderr[-500:])
-        assert "interrupted" not in out.stderr and "Traceback" not in out.stderr
-        if run % 2 == 0:
-            result = json.loads(out.stdout)
-            assert (result["count"], result["count_exact"], result["stats"]["raw_count"]) == (reference.count, True, raw)
-        else:
-            assert f"{reference.count:,}" in out.stdout and f"{raw:,}" in out.stdout
-
-
-def test_a_multi_pool_grid_count_through_the_cli_is_exact(grid_count_spec: Path, grid_count_reference: Any) -> None:
-    """The CLI's signal watcher once took the SIGTERM of a pool's worker for the user's Ctrl-C (exit
-    130 on a count nobody interrupted). A run with --json and a text run, each starting and ending
-    several pools of workers under the watcher, both exact. (Ten runs: the sweep below.)"""
-    _exact_runs(grid_count_spec, grid_count_reference, 2)
-
-
-@pytest.mark.sweep  # the same promise as above, ten times: the failure it guards against was intermittent
-def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_spec: Path,
-                                                                      grid_count_reference: Any) -> None:
-    """Ten runs, text and --json, each starting and ending several pools of workers under the
-    CLI's signal watcher, all exact."""
-    _exact_runs(grid_count_spec, grid_count_reference, 10)
-
-
-def test_a_worker_killed_mid_count_still_gives_the_exact_count() -> None:
+def test_a_worker_killed_mid_count_still_gives_the_exact_count(tmp_path: Path) -> None:
     """SIGKILL one local worker of a board count while it runs: the layer replaces it and runs its
-    part again; the count is the one-process count."""
-    import cpwords
-
-    spec = {"kind": "prefix_suffix_board", "dictionary": "common-10k", "task": "count_boards", "seed": 1}
-    reference = cpwords.solve(spec, workers=1)
-    proc = subprocess.Popen([sys.executable, "-m", "cpwords", "board", "--count", "--dict", "common-10k",
-                             "--workers", "2", "--seed", "1", "--json"],
+    part again; the count is the one-process count (94,402,153 boards of the version-1 common-10k)."""
+    proc = subprocess.Popen([sys.executable, "-m", "cpwords", "board", "--count", "--dict",
+                             common_v1_file(10000, tmp_path), "--workers", "2", "--seed", "1", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         wait_until(lambda: len(descendants(proc.pid)) >= 2 or proc.poll() is not None, "the command's workers")
@@ -221,7 +218,7 @@ def test_a_worker_killed_mid_count_still_gives_the_exact_count() -> None:
             proc.kill()
     assert proc.returncode == 0, err[-500:]
     result = json.loads(out)
-    assert (result["count"], result["count_exact"]) == (reference.count, True)
+    assert (result["count"], result["count_exact"]) == (94_402_153, True)
     assert not alive(workers)
 
 

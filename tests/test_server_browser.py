@@ -577,11 +577,17 @@ PHONE_ACTIONS = {"kind/ladder": ("#ladder-form", "ladder-solve", "section.ladder
                  "kind/spelling_bee": ("#bee-form", "bee-solve", ".bee-list li")}
 
 
-def _all_pages() -> list[str]:
+#: The pages the README's command measures: the index and the Ruzzle page (a board and a list of
+#: words side by side on a desktop); every other page is measured by the sweep.
+PHONE_PAGES = ("", "kind/ruzzle")
+
+
+def _all_pages() -> list[Any]:
     """The index and every registered kind's page (a kind added later is measured too)."""
     from cpwords import puzzles
 
-    return ["", *(f"kind/{kind}" for kind in puzzles.kinds())]
+    pages = ["", *(f"kind/{kind}" for kind in puzzles.kinds())]
+    return [page if page in PHONE_PAGES else pytest.param(page, marks=pytest.mark.sweep) for page in pages]
 
 
 @pytest.mark.parametrize("page", _all_pages())
