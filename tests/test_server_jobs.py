@@ -66,6 +66,25 @@ def test_job_reports_progress_and_a_cancel_stops_it_through_its_budget(client: T
     assert_error_body(client.delete("/api/jobs/nosuchjob"), 404)
 
 
+def test_a_cancelled_best_board_search_answers_with_the_best_board_so_far(client: TestClient,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the Ruzzle page shows when its best-board job is cancelled: the search, stopped while it
+    climbs, answers with the best board it has found (at worst the board it started from) and that
+    board's words."""
+    monkeypatch.setattr(limits, "STOP_GRACE_S", HANG_S)  # a stop through the budget, whatever the load
+    spec = {"kind": "ruzzle", "task": "best_board", "grid": ["rate", "soni", "lend", "trap"], "dictionary": "common-5k",
+            "seed": 3, "climbs": 10**6}  # more climbs (of seconds each) than any run makes: only the cancel ends it
+    job_id = running(client, spec)
+    wait_for(lambda: client.get(f"/api/jobs/{job_id}").json()["progress"])  # the climbs have begun
+    client.delete(f"/api/jobs/{job_id}")
+    _status(client, job_id, "cancelled")
+    result = client.get(f"/api/jobs/{job_id}").json()["result"]
+    assert result["status"] == "feasible" and result["stats"]["stopped_by_time"] is True, result["message"]
+    assert result["stats"]["climbs"] < 10**6 and result["objective"] >= result["stats"]["start_value"]
+    assert len(result["stats"]["grid"]) == 4 and result["solutions"]  # the board, and its words with their paths
+    assert all(len(s["path"]) >= 2 for s in result["solutions"])
+
+
 def test_a_finished_job_keeps_its_answer(client: TestClient) -> None:
     text = "kind: ruzzle\ngrid: [CATS, DOGS]\ndictionary: {words: [cat, cats, dog, dogs, cog, cogs, tag]}\n"
     started = client.post("/api/jobs?pictures=true", content=text, headers=YAML).json()
