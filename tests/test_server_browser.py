@@ -4,8 +4,8 @@ Each page is used as a person would: type a puzzle (by keyboard), see the answer
 word and see its path, type a Spanish board with ñ, roll Boggle dice, step through unscramble swaps,
 start and cancel a job, paste a YAML spec with ``<script>`` in it, and read every page at a phone's
 width. One server and one browser serve the whole module (tests/test_server_languages.py's browser
-tests are here for that reason). A screenshot of each page is
-saved; set ``CPWORDS_SCREENSHOTS=docs/screenshots`` to refresh the ones in the docs.
+tests are here for that reason). A screenshot of each page is saved; set
+``CPWORDS_SCREENSHOTS=docs/screenshots`` to refresh the ones in the docs.
 
 The browser tests skip, saying why, where Chromium or its driver is missing (CI installs Debian's
 ``chromium`` and ``chromium-driver``). The live HTTP tests (events as they happen, a client that
