@@ -218,7 +218,10 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
             raise InputError(f"{cannot[0]} answers cannot be drawn", field="--svg", value=str(svg_target))
         _refuse_derived_names(svg_target, may_derive=len(specs) > 1 or any(
             hasattr(k.render_module(), "svgs") for k in kinds if k is not None), args=args)
-    run = Budget(None, progress=no_progress if json_mode else display.terminal_progress)
+    # One deadline for the whole command: a batch's documents share --time-limit, each getting what
+    # is left, and those the limit does not reach say so (a document's own time_limit still bounds it).
+    command_limit = getattr(args, "time_limit", None)
+    run = Budget(command_limit, progress=no_progress if json_mode else display.terminal_progress)
     results = []
     code = 0
     svg_errors: list[InputError] = []
@@ -235,6 +238,8 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
                     result = spec
                 elif sharded is not None:
                     result = sharded[place[id(spec)]]
+                elif i and run.expired():
+                    result = _not_reached(spec, command_limit)
                 else:
                     result = _solve_one(spec, run, args, batch=len(specs) > 1)
                 if run.reason == output.OUTPUT_CLOSED:
@@ -269,6 +274,15 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         sys.stdout.flush()
         raise svg_errors[0]
     return code
+
+
+def _not_reached(spec: Any, limit: float | None) -> Any:
+    """The result of a batch's document that the command's time limit left no time for."""
+    from cpwords.results import Result, Status
+
+    return Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task, title=spec.title,
+                  message=f"the time limit of the command ({limit:g} s) was reached before this document was started",
+                  stats={"stopped": "time_limit"})
 
 
 def _show(i: int, kind: puzzles.PuzzleKind, spec: Any, result: Any, *, json_mode: bool, sharded: bool,

@@ -104,3 +104,44 @@ def test_only_kinds_with_a_batch_path_declare_one() -> None:
         for ref in (kind.batch, kind.checker_all):
             if ref is not None:
                 assert callable(kind.load(ref))
+
+
+# ---------------------------------------------------------------- a batch file: one deadline for the command
+
+#: A count of every 7×7 Gridle grid: minutes of work, so any limit cuts it.
+_LONG = "kind: word_grid\nshape: gridle-7x7\ntask: count\n"
+
+
+def test_a_batch_file_shares_the_command_time_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34, C1: ``--time-limit`` bounds the whole command, not each document (five documents
+    at ``--time-limit 1`` took 5.3 s). The first long count uses the limit; the documents after it
+    are reported as not reached, naming the limit, whatever the machine's speed."""
+    import json
+
+    from cpwords.cli import main
+
+    path = tmp_path / "batch.yaml"
+    path.write_text("---\n".join([_LONG] * 3))
+    assert main(["solve", str(path), "--time-limit", "0.3", "--json"]) == 1
+    results = json.loads(capsys.readouterr().out)
+    assert [r["status"] for r in results] in (["unknown"] * 3, ["feasible", "unknown", "unknown"])
+    assert results[0]["stats"]["stopped"] == "time_limit"
+    for later in results[1:]:
+        assert later["message"] == "the time limit of the command (0.3 s) was reached before this document was started"
+        assert later["stats"] == {"stopped": "time_limit"} and later["solutions"] == []
+
+
+@pytest.mark.timing
+def test_a_batch_file_ends_within_the_command_time_limit(tmp_path: Path) -> None:
+    """The same as a user runs it: five long counts at ``--time-limit 1`` end within about the
+    limit and a second, on top of starting Python."""
+    from pace import Stopwatch, run_cpwords, startup_cpu_s, warm_cache_of_command
+
+    path = tmp_path / "batch.yaml"
+    path.write_text("---\n".join([_LONG] * 5))
+    warm_cache_of_command(["solve", str(path)])  # the dictionary's tables into the cache
+    with Stopwatch() as watch:
+        run = run_cpwords(["solve", str(path), "--time-limit", "1"])
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stdout.count("was reached before this document was started") == 4
+    watch.assert_within(1.0, startup_cpu_s() + 1.0, "a batch of five counts")
