@@ -154,6 +154,26 @@ def test_a_locked_checkpoint_is_one_line_after_a_bounded_wait_as_the_user_runs_i
     assert resumed.returncode == 0 and '"shards_resumed": 1' in resumed.stdout, resumed.stderr
 
 
+def test_a_locked_checkpoint_waits_only_what_the_time_limit_leaves(tmp_path: Path, finished_checkpoint: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34, C2: the wait for another process's lock comes out of the command's deadline (it
+    waited 5 s whatever the limit: 6.19 s for ``--time-limit 3``). The line says what it waited."""
+    from cpwords.cluster import checkpoint as cp
+
+    path = _copy(finished_checkpoint, tmp_path)
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        run = run_main([*LADDER, "--checkpoint", str(path), "--time-limit", "0.3"], capsys)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    line = one_error(run, naming="locked by another process")
+    waited = float(line.split("(waited ")[1].split(" s")[0])
+    assert waited <= 0.3 and "what the time limit left" in line, line
+    assert cp.lock_wait_s(None) == cp.LOCK_WAIT_S
+
+
 def test_shards_finished_while_the_file_is_locked_are_kept_in_memory_and_written_later(tmp_path: Path) -> None:
     """A lock taken after the run started: the writes wait in memory and land when it goes."""
     from cpwords.cluster import checkpoint as cp

@@ -38,8 +38,16 @@ FORMAT = "cpwords-checkpoint 1"
 OPTION = "--checkpoint"
 #: The tables of a checkpoint; a file holding any other table is someone else's.
 TABLES = frozenset({"meta", "shards", "splits"})
-#: Seconds SQLite waits for a lock another process holds, per attempt.
+#: Seconds SQLite waits for a lock another process holds, per attempt (at most what the run's
+#: time limit leaves: :func:`lock_wait_s`).
 LOCK_WAIT_S = 5.0
+
+
+def lock_wait_s(budget: Any = None) -> float:
+    """How long to wait for another process's lock now: :data:`LOCK_WAIT_S`, or what the run's
+    budget leaves when that is less (a locked checkpoint waited 5 s past a 3 s limit once)."""
+    left = None if budget is None else budget.left()
+    return LOCK_WAIT_S if left is None else max(0.0, min(LOCK_WAIT_S, left))
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -54,15 +62,17 @@ CREATE TABLE IF NOT EXISTS splits (
 class Checkpoint:
     """An open checkpoint file (use :meth:`open`; a context manager that closes it)."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, connection: sqlite3.Connection, budget: Any = None) -> None:
         self.path = path
         self._db = connection
+        self._budget = budget
         #: Writes a lock held by another process kept out; tried again at each write and at close.
         self._unsaved: list[tuple[str, tuple[Any, ...]]] = []
 
     @classmethod
-    def open(cls, path: str | Path, fingerprints: Sequence[dict[str, Any]]) -> Checkpoint:
-        """Open (or create) the checkpoint of a run of specs with these fingerprints.
+    def open(cls, path: str | Path, fingerprints: Sequence[dict[str, Any]], budget: Any = None) -> Checkpoint:
+        """Open (or create) the checkpoint of a run of specs with these fingerprints; waiting for
+        another process's lock comes out of ``budget`` (the run's, when given).
 
         Raises
         ------
@@ -71,12 +81,13 @@ class Checkpoint:
             different run (the message says what changed), or cannot be created.
         """
         path = Path(path).expanduser()
-        refused = _refusal(path)
+        wait = lock_wait_s(budget)
+        refused = _refusal(path, wait)
         if refused is not None:
             raise InputError(refused, field=OPTION, value=str(path))
         existed = path.exists()
         try:
-            db = sqlite3.connect(path, isolation_level=None, timeout=LOCK_WAIT_S)
+            db = sqlite3.connect(path, isolation_level=None, timeout=lock_wait_s(budget))
             db.execute("PRAGMA journal_mode=WAL")
             # WAL with NORMAL sync: a committed shard survives a crash of cpwords (not of the OS),
             # and thousands of small shards cost no fsync each.
@@ -84,13 +95,13 @@ class Checkpoint:
             db.executescript(_SCHEMA)
             _writable(db)
         except sqlite3.Error as exc:
-            raise InputError(_sqlite_problem(exc), field=OPTION, value=str(path)) from None
-        cp = cls(path, db)
+            raise InputError(_sqlite_problem(exc, wait), field=OPTION, value=str(path)) from None
+        cp = cls(path, db, budget)
         try:
             cp._claim(list(fingerprints), existed)
         except sqlite3.Error as exc:
             db.close()
-            raise InputError(_sqlite_problem(exc), field=OPTION, value=str(path)) from None
+            raise InputError(_sqlite_problem(exc, wait), field=OPTION, value=str(path)) from None
         except BaseException:
             db.close()
             raise
@@ -161,6 +172,8 @@ class Checkpoint:
         self._flush()
 
     def _flush(self) -> None:
+        if self._unsaved:
+            self._db.execute(f"PRAGMA busy_timeout = {int(lock_wait_s(self._budget) * 1000)}")
         while self._unsaved:
             sql, row = self._unsaved[0]
             try:
@@ -200,7 +213,7 @@ def shard_times(path: str | Path) -> list[tuple[int, str, float]]:
         db.close()
 
 
-def _refusal(path: Path) -> str | None:
+def _refusal(path: Path, wait: float = LOCK_WAIT_S) -> str | None:
     """Why ``path`` cannot be a checkpoint, or None: it is new (in a folder that exists), empty,
     or a cpwords checkpoint. Looked at read-only, so a refused file is left byte for byte."""
     try:
@@ -227,9 +240,9 @@ def _refusal(path: Path) -> str | None:
     if head != b"SQLite format 3\x00":
         return foreign
     try:
-        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=LOCK_WAIT_S)
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=wait)
     except sqlite3.Error as exc:
-        return _sqlite_problem(exc)
+        return _sqlite_problem(exc, wait)
     try:
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables:
@@ -243,7 +256,7 @@ def _refusal(path: Path) -> str | None:
         if damage != ["ok"]:
             return "the checkpoint is damaged (SQLite's check of it fails); remove it or name a new file"
     except sqlite3.Error as exc:
-        return _sqlite_problem(exc)
+        return _sqlite_problem(exc, wait)
     finally:
         db.close()
     return None
@@ -256,11 +269,12 @@ def _writable(db: sqlite3.Connection) -> None:
     db.execute("ROLLBACK")
 
 
-def _sqlite_problem(exc: sqlite3.Error) -> str:
+def _sqlite_problem(exc: sqlite3.Error, wait: float = LOCK_WAIT_S) -> str:
     """One line for what SQLite said about a checkpoint file."""
     text = str(exc)
     if "locked" in text or "busy" in text:
-        return (f"the checkpoint is locked by another process (waited {LOCK_WAIT_S:g} s); "
+        waited = f"waited {wait:g} s" if wait >= LOCK_WAIT_S else f"waited {wait:.2g} s, what the time limit left"
+        return (f"the checkpoint is locked by another process ({waited}); "
                 "wait for it to finish or name a new file")
     if isinstance(exc, sqlite3.DatabaseError) and ("malformed" in text or "not a database" in text):
         return "the checkpoint is damaged (not a readable SQLite file); remove it or name a new file"

@@ -113,12 +113,13 @@ def run(specs: Sequence[BaseSpec], budget: Budget, *, cluster: str | None = None
         different cpwords version or other data.
     """
     jobs = [_new_job(i, spec, budget) for i, spec in enumerate(specs)]
-    store = Checkpoint.open(checkpoint, [j.fingerprint for j in jobs]) if checkpoint is not None else None
-    executor: Executor | None = None
-    # The workers are of use until the last spec's time is up: connecting shares that limit.
+    # The workers are of use until the last spec's time is up: connecting (and waiting for another
+    # process's lock on the checkpoint) shares that limit.
     deadlines = [j.budget.deadline for j in jobs]
     until = budget.child() if None in deadlines or not deadlines else budget.child(
         max(0.0, max(d for d in deadlines if d is not None) - time.monotonic()))
+    store = Checkpoint.open(checkpoint, [j.fingerprint for j in jobs], until) if checkpoint is not None else None
+    executor: Executor | None = None
     try:
         # First: a bad address fails before planning (a local Dask cluster starts meanwhile).
         executor = open_executor(cluster, workers, until)
