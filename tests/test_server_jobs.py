@@ -145,3 +145,18 @@ def test_the_server_time_limit_caps_every_solve() -> None:
     # The busier the machine, the less of the count was done by the stop: nothing at all is "unknown".
     assert result["status"] in ("feasible", "unknown") and result["count_exact"] is False
     assert "time limit" in result["message"] and result["stats"]["stopped"] == "time_limit"
+
+
+def test_a_worker_past_its_memory_cap_is_replaced_and_the_next_request_answered_as_by_a_fresh_one() -> None:
+    """Issue 34, E1: a worker that hit ``--max-memory`` kept part of what the request pushed its
+    memory up to and refused tiny requests afterwards (every other ladder a 422 at 256 MiB). Now
+    the 422 is followed by a fresh worker in its place."""
+    with TestClient(create_app(ServerConfig(workers=1, max_time=HANG_S, max_memory=300 * 1024**2))) as client:
+        pool = client.app.state.pool  # type: ignore[attr-defined]
+        before = [slot.pid for slot in pool.slots]
+        big = client.post("/api/solve", json={"kind": "word_grid", "shape": "gridle-7x7", "task": "count"})
+        assert big.status_code == 422 and "more memory than a worker" in big.json()["error"], big.text
+        assert [slot.pid for slot in pool.slots] != before  # replaced
+        for _ in range(3):
+            ok = client.post("/api/solve", json={"kind": "ladder", "start": "cold", "target": "warm"})
+            assert ok.status_code == 200 and ok.json()["result"]["status"] == "optimal", ok.text

@@ -246,6 +246,9 @@ class _Slot:
             self.pool.finish(job, status or DONE, answer=message[2])
         elif what == "input_error":
             self.pool.finish(job, status or FAILED, error=message[2], error_status=422)
+        elif what == "too_big":  # over the worker's memory cap: a fresh worker before the answer goes out
+            self.replace()
+            self.pool.finish(job, status or FAILED, error=message[2], error_status=422)
         else:
             self.pool.finish(job, status or FAILED, error={"error": message[2]}, error_status=500)
         return True

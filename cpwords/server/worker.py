@@ -151,10 +151,12 @@ class _Worker:
             except InputError as exc:
                 self.send(("input_error", job_id, error_body(exc)))
             except MemoryError:
-                # Over this worker's memory cap: the request is too big for this server, and the
-                # worker, its memory given back, takes the next job.
+                # Over this worker's memory cap: the request is too big for this server. What the
+                # request pushed the process's memory up to is not all given back (a fragmented
+                # heap kept a worker near its cap, refusing tiny requests after), so the pool
+                # replaces this worker with a fresh one.
                 _forget_caches()
-                self.send(("input_error", job_id, _too_big()))
+                self.send(("too_big", job_id, _too_big()))
             except Exception as exc:  # a bug: logged in full here, one line to the client
                 traceback.print_exc(file=sys.stderr)
                 self.send(("failed", job_id, f"internal error ({type(exc).__name__}); the server log has the details"))
