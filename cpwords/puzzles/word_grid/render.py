@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from html import escape
 from typing import Any
 
@@ -18,22 +19,31 @@ _SVG_COLOURS = {"g": "#6fb05c", "y": "#e9ba3a", "-": "#d8d8d8"}
 def grid_text(rows: list[str], *, terminal: bool, colors: list[str] | None = None) -> Text:
     """A grid as text: letters upper-case; black cells shaded on a terminal, ``#`` when piped.
     With a puzzle's ``colors`` the cells are coloured on a terminal; piped, the colour rows follow."""
+    if not terminal:
+        return Text("\n".join(grid_lines(rows, colors)))
     text = Text()
     for i, row in enumerate(rows):
         if i:
             text.append("\n")
         for j, ch in enumerate(row):
-            if terminal:
-                if ch == "#":
-                    text.append("   ", style="on grey23")
-                else:
-                    style = _TERMINAL_COLOURS.get(colors[i][j], "") if colors else ""
-                    text.append(f" {ch.upper()} ", style=style or "bold black on white")
+            if ch == "#":
+                text.append("   ", style="on grey23")
             else:
-                text.append(("#" if ch == "#" else ch.upper()) + (" " if j < len(row) - 1 else ""))
-        if colors and not terminal:
-            text.append("    " + " ".join(colors[i]))
+                style = _TERMINAL_COLOURS.get(colors[i][j], "") if colors else ""
+                text.append(f" {ch.upper()} ", style=style or "bold black on white")
     return text
+
+
+def grid_lines(rows: list[str], colors: list[str] | None = None) -> list[str]:
+    """A grid as piped lines: letters upper-case, black cells ``#``, a puzzle's colour row after its row.
+
+    >>> grid_lines(["ab", "#c"], ["g-", "-y"])
+    ['A B    g -', '# C    - y']
+    """
+    lines = [" ".join(row.upper()) for row in rows]
+    if colors:
+        lines = [line + "    " + " ".join(c) for line, c in zip(lines, colors, strict=True)]
+    return lines
 
 
 def render(spec: Any, result: Any) -> Any:
@@ -47,22 +57,15 @@ def render(spec: Any, result: Any) -> Any:
         items.append(grid_text(spec.scrambled, terminal=terminal))
     shown, hidden = display.screenful(result.solutions, lines_each=len(result.solutions[0].rows) + 2
                                       if result.solutions else 1)
-    for k, sol in enumerate(shown):
-        if k or items:
-            items.append(Text(""))
-        head = f"grid {k + 1}" if len(result.solutions) > 1 else "grid"
-        extra = []
-        if sol.rareness is not None:
-            extra.append(f"rareness {sol.rareness}")
-        if sol.swaps is not None:
-            extra.append(f"{len(sol.swaps)} swaps")
-        if sol.scrambled is not None:
-            items.extend(_puzzle_board(sol, k, len(result.solutions), terminal=terminal))
-            head = "answer"
-        items.append(Text(head + (f" ({', '.join(extra)})" if extra else "") + ": " + " ".join(sol.words)))
-        items.append(grid_text(sol.rows, terminal=terminal))
-        if sol.swaps:
-            items.append(Text("swaps: " + ", ".join(f"[{a[0]},{a[1]}]<->[{b[0]},{b[1]}]" for a, b in sol.swaps)))
+    if terminal:
+        for k, sol in enumerate(shown):
+            if k or items:
+                items.append(Text(""))
+            items.extend(_solution_text(sol, k, len(result.solutions)))
+    else:  # piped: thousands of grids go out as plain lines, made as they are written
+        first = not items
+        items.append(display.PlainLines(line for k, sol in enumerate(shown)
+                                        for line in _solution_lines(sol, k, len(result.solutions), first)))
     if hidden:
         items.append(display.more_line(hidden, "grids"))
     if result.stats.get("raw_count") is not None and result.count is not None:
@@ -71,6 +74,45 @@ def render(spec: Any, result: Any) -> Any:
         items.append(Text(result.message))
     items.append(Text(display.status_line(result), style="dim"))
     return Group(*items)
+
+
+def _head(sol: Any, k: int, of: int) -> str:
+    """The line over a grid: its number, rareness or swaps, and its words."""
+    head = "answer" if sol.scrambled is not None else (f"grid {k + 1}" if of > 1 else "grid")
+    extra = []
+    if sol.rareness is not None:
+        extra.append(f"rareness {sol.rareness}")
+    if sol.swaps is not None:
+        extra.append(f"{len(sol.swaps)} swaps")
+    return head + (f" ({', '.join(extra)})" if extra else "") + ": " + " ".join(sol.words)
+
+
+def _swaps_line(sol: Any) -> str:
+    return "swaps: " + ", ".join(f"[{a[0]},{a[1]}]<->[{b[0]},{b[1]}]" for a, b in sol.swaps)
+
+
+def _solution_text(sol: Any, k: int, of: int) -> list[Any]:
+    """One answer on a terminal: a made puzzle's board, the head line, the grid, its swaps."""
+    items: list[Any] = []
+    if sol.scrambled is not None:
+        items.extend(_puzzle_board(sol, k, of, terminal=True))
+    items.append(Text(_head(sol, k, of)))
+    items.append(grid_text(sol.rows, terminal=True))
+    if sol.swaps:
+        items.append(Text(_swaps_line(sol)))
+    return items
+
+
+def _solution_lines(sol: Any, k: int, of: int, first: bool) -> Iterator[str]:
+    """One answer piped, as the terminal's lines without their colours (a blank line before it)."""
+    if k or not first:
+        yield ""
+    if sol.scrambled is not None:
+        yield from (t.plain for t in _puzzle_board(sol, k, of, terminal=False))
+    yield _head(sol, k, of)
+    yield from grid_lines(sol.rows)
+    if sol.swaps:
+        yield _swaps_line(sol)
 
 
 def _puzzle_board(sol: Any, k: int, of: int, *, terminal: bool) -> list[Text]:
