@@ -318,7 +318,7 @@ def _solve_one(spec: Any, run: Budget, args: argparse.Namespace, *, batch: bool)
         # one-time work this run went on without (a compiled search): done for the next run
         from cpwords import background
 
-        pid = background.start(spec)
+        pid = background.start(spec, result.stats["build_deferred"])
         if pid is not None:
             result.stats["background_build_pid"] = pid
     return result
@@ -330,7 +330,7 @@ def _build_in_background(spec: Any, result: Any) -> None:
     from cpwords import background
     from cpwords.engines.budget import CAUSES
 
-    pid = background.start(spec)
+    pid = background.start(spec, result.stats["build_stopped"])
     if pid is not None:
         result.stats["background_build_pid"] = pid
         cause = CAUSES.get(result.stats.get("stopped", ""), "the run stopped")
