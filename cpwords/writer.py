@@ -92,7 +92,11 @@ def _temp_prefix(path: Path) -> str:
 @functools.cache
 def _file_mode() -> int:
     """The mode a new file gets (0o666 less the umask), read once: the umask can only be read by
-    setting it, which must not happen while other threads create files."""
+    setting it, so it is read from /proc where there is one (other threads may be creating files)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return 0o666 & ~int(line.split()[1], 8)
     umask = os.umask(0o022)
     os.umask(umask)
     return 0o666 & ~umask
