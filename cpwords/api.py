@@ -429,6 +429,11 @@ def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], *, cluster: st
         prepared.append(with_options(spec, engine=engine, time_limit=time_limit,
                                      seed=random.randrange(2**31) if fresh_seed else seed))
         fresh.append(fresh_seed)
+    if checkpoint is not None:  # never a link, an input of the run or a folder (the one writer's rules)
+        from cpwords import files, writer
+
+        writer.Outputs(inputs=[p for spec in prepared for p in files.named_in(spec)]).claim(
+            checkpoint, "--checkpoint", resumable=True)
     if budget is None:
         run_budget = Budget(None, progress=progress or no_progress)
     else:

@@ -195,11 +195,7 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     from cpwords.engines.budget import no_progress
 
     json_mode = getattr(args, "json", False)
-    svg_target = _svg_target(args, inputs)
-    if getattr(args, "blank", False) and svg_target is None:
-        raise InputError("draws the puzzle without its answer into the --svg file: give --svg FILE too",
-                         field="--blank")
-    out_target = output.out_target(getattr(args, "out", None), force=getattr(args, "force", False), inputs=inputs)
+    svg_name = _picture_option(args)
     dictionary = None
     if getattr(args, "dict_option", None):
         from cpwords.lexicon.cli import ref_from_option
@@ -212,12 +208,13 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
                               dictionary=_dictionary_option(spec, dictionary, getattr(args, "exclude", None)))
              for spec in specs]
     kinds = [None if isinstance(spec, InputError) else puzzles.get(spec.kind) for spec in specs]
-    if svg_target is not None:
+    if svg_name:
         cannot = [k.name for k in kinds if k is not None and not k.draws]
         if cannot:
-            raise InputError(f"{cannot[0]} answers cannot be drawn", field="--svg", value=str(svg_target))
-        _refuse_derived_names(svg_target, may_derive=len(specs) > 1 or any(
-            hasattr(k.render_module(), "svgs") for k in kinds if k is not None), args=args)
+            raise InputError(f"{cannot[0]} answers cannot be drawn", field="--svg", value=svg_name)
+    outputs = _claim_outputs(specs, kinds, args, inputs)
+    svg_target = next((c for c in outputs.claims if c.option == "--svg"), None)
+    out_target = next((c for c in outputs.claims if c.option == "--out"), None)
     # One deadline for the whole command: a batch's documents share --time-limit, each getting what
     # is left, and those the limit does not reach say so (a document's own time_limit still bounds it).
     command_limit = getattr(args, "time_limit", None)
@@ -254,7 +251,7 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
                 if svg_target is not None and result.solved:
                     # A picture that cannot be written is reported after the results: never lost.
                     svg_errors += _write_pictures(kind, spec, result, svg_target, batch=(i + 1, len(specs)),
-                                                  args=args, inputs=inputs)
+                                                  args=args, outputs=outputs)
         if run.reason == output.OUTPUT_CLOSED:
             raise BrokenPipeError  # ends quietly with exit code 0 (see main)
         if json_mode:
@@ -262,8 +259,8 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
                 for result in results:
                     writer.write(_error_entry(result) if isinstance(result, InputError) else result)
         if out_file is not None and run.reason != "interrupted":
-            out_file.finish()
-            out_file = None
+            finishing, out_file = out_file, None
+            finishing.finish()
     finally:
         if out_file is not None:
             out_file.abandon()
@@ -274,6 +271,17 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         sys.stdout.flush()
         raise svg_errors[0]
     return code
+
+
+def _picture_option(args: argparse.Namespace) -> str | None:
+    """``--svg``'s file name, refused unless it ends in .svg; ``--blank`` needs it."""
+    svg_name = getattr(args, "svg", None)
+    if svg_name and not svg_name.lower().endswith(".svg"):
+        raise InputError("the SVG output file must end in .svg", source=svg_name, field="--svg")
+    if getattr(args, "blank", False) and svg_name is None:
+        raise InputError("draws the puzzle without its answer into the --svg file: give --svg FILE too",
+                         field="--blank")
+    return svg_name
 
 
 def _not_reached(spec: Any, limit: float | None) -> Any:
@@ -330,7 +338,7 @@ def _solve_one(spec: Any, run: Budget, args: argparse.Namespace, *, batch: bool)
         # one-time work this run went on without (a compiled search): done for the next run
         from cpwords import background
 
-        pid = background.start(spec)
+        pid = background.start(spec, result.stats["build_deferred"])
         if pid is not None:
             result.stats["background_build_pid"] = pid
     return result
@@ -342,7 +350,7 @@ def _build_in_background(spec: Any, result: Any) -> None:
     from cpwords import background
     from cpwords.engines.budget import CAUSES
 
-    pid = background.start(spec)
+    pid = background.start(spec, result.stats["build_stopped"])
     if pid is not None:
         result.stats["background_build_pid"] = pid
         cause = CAUSES.get(result.stats.get("stopped", ""), "the run stopped")
@@ -391,28 +399,35 @@ def _shards_line(stats: dict[str, Any]) -> str:
     return line
 
 
-def _write_pictures(kind: puzzles.PuzzleKind, spec: Any, result: Any, target: Path, *, batch: tuple[int, int],
-                    args: argparse.Namespace, inputs: Sequence[Path]) -> list[InputError]:
+def _write_pictures(kind: puzzles.PuzzleKind, spec: Any, result: Any, target: Any, *, batch: tuple[int, int],
+                    args: argparse.Namespace, outputs: Any) -> list[InputError]:
     """Write a result's pictures (one file each: ``box.svg``, or ``box-1.svg``, ``box-2.svg`` … for
-    several puzzles or a batch); returns the errors instead of raising them."""
+    several puzzles or a batch) through the one writer; returns the errors instead of raising them."""
+    from cpwords import writer
+
     module = kind.render_module()
     answer = not getattr(args, "blank", False)
     pictures = module.svgs(spec, result, answer=answer) if hasattr(module, "svgs") else [module.svg(spec, result)]
     number, of = batch
-    errors = []
-    paths = []
+    claims = []
     for j in range(1, len(pictures) + 1):
         tags = ([str(number)] if of > 1 else []) + ([str(j)] if len(pictures) > 1 else [])
-        paths.append(target.with_name(f"{target.stem}-{'-'.join(tags)}{target.suffix}") if tags else target)
-    if not getattr(args, "force", False):
-        clash = next((p for p in paths if p.exists()), None)
-        if clash is not None:  # all of a result's pictures or none
-            return [InputError("file exists; pass --force to replace it", source=str(clash), field="--svg")]
-    for path, picture in zip(paths, pictures, strict=True):
+        if not tags:
+            claims.append(target)
+            continue
+        path = target.path.with_name(f"{target.path.stem}-{'-'.join(tags)}{target.path.suffix}")
+        try:  # all of a result's pictures or none
+            claims.append(outputs.claim(str(path), "--svg", parent=target))
+        except InputError as exc:
+            return [exc]
+    errors = []
+    for claim, picture in zip(claims, pictures, strict=True):
         try:
-            _write_new(path, picture, force=getattr(args, "force", False), inputs=inputs)
+            writer.write_text(claim, picture)
         except InputError as exc:
             errors.append(exc)
+        else:
+            print(f"wrote {claim.path}", file=sys.stderr)
     return errors
 
 
@@ -511,97 +526,32 @@ def _end_now() -> None:
     os._exit(EXIT_INTERRUPTED)
 
 
-def _svg_target(args: argparse.Namespace, inputs: Sequence[Path]) -> Path | None:
-    """The ``--svg`` file, checked before anything is solved (so a bad name never costs a result)."""
-    name = getattr(args, "svg", None)
-    if not name:
-        return None
-    target = Path(name)
-    if target.suffix.lower() != ".svg":
-        raise InputError("the SVG output file must end in .svg", source=name, field="--svg")
-    try:
-        os.lstat(target)
-    except FileNotFoundError:
-        pass
-    except (OSError, ValueError) as exc:  # a name too long for the system, a loop of links
-        raise InputError(f"cannot write there ({getattr(exc, 'strerror', None) or exc})", source=name,
-                         field="--svg") from None
-    if target.is_dir():
-        raise InputError("is a folder; give a file name ending in .svg", source=name, field="--svg")
-    if any(os.path.realpath(target) == os.path.realpath(p) for p in inputs):
-        raise InputError("refusing to write over an input file", source=name, field="--svg")
-    if (target.exists() or target.is_symlink()) and not getattr(args, "force", False):
-        raise InputError("file exists; pass --force to replace it", source=name, field="--svg")
-    if target.exists() and not target.is_file():
-        raise InputError("is not a regular file", source=name, field="--svg")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError("folder does not exist", source=name, field="--svg")
-    if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise InputError("cannot write there (no permission)", source=name, field="--svg")
-    if not target.exists() and not target.is_symlink():
-        # os.access says yes to root everywhere; only creating the file tells (/proc, a
-        # read-only file system). The probe is removed at once: nothing is left behind.
-        try:
-            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-            os.unlink(target)
-        except OSError as exc:
-            raise InputError(f"cannot write there ({exc.strerror or exc})", source=name, field="--svg") from None
-    return target
+def _claim_outputs(specs: Sequence[Any], kinds: Sequence[Any], args: argparse.Namespace,
+                   inputs: Sequence[Path]) -> Any:
+    """Every file the run writes (``--checkpoint``, ``--svg`` and the names derived from it,
+    ``--out``), checked together by the one writer before anything is solved: never an input of
+    the run (the puzzle file, every file a spec names, every file the command read), never two
+    options on one file (see :class:`cpwords.writer.Outputs`)."""
+    from cpwords import files, writer
+
+    good = [spec for spec in specs if not isinstance(spec, InputError)]
+    read = [*inputs, *files.recorded(), *(p for spec in good for p in files.named_in(spec))]
+    outputs = writer.Outputs(force=getattr(args, "force", False), inputs=read)
+    outputs.claim(getattr(args, "checkpoint", None), "--checkpoint", resumable=True)
+    svg = getattr(args, "svg", None)
+    if svg is not None:
+        per = [_most_pictures(kind, spec) for spec, kind in zip(specs, kinds, strict=True) if kind is not None]
+        outputs.claim(svg, "--svg", pictures=(len(specs), max(per, default=1)))
+    outputs.claim(getattr(args, "out", None), "--out")
+    return outputs
 
 
-def _refuse_derived_names(target: Path, *, may_derive: bool, args: argparse.Namespace) -> None:
-    """Before solving: when the run may write several pictures (``box-1.svg``, ``box-2.svg`` …),
-    an existing file of such a name is refused now, not after the solve."""
-    if not may_derive or getattr(args, "force", False):
-        return
-    import glob
-    import re
-
-    derived = re.compile(re.escape(target.stem) + r"(-\d+){1,2}" + re.escape(target.suffix))
-    parent = target.parent if str(target.parent) else Path(".")
-    clash = sorted(p.name for p in parent.glob(f"{glob.escape(target.stem)}-*{target.suffix}")
-                   if derived.fullmatch(p.name))
-    if clash:
-        raise InputError(f"file exists and may be one of the pictures of this run ({target.stem}-1"
-                         f"{target.suffix}, …); pass --force to replace it, or choose another --svg name",
-                         source=str(parent / clash[0]), field="--svg")
-
-
-def _write_new(target: Path, text: str, *, force: bool, inputs: Sequence[Path]) -> None:
-    """Write an output file, never over an input and never over an existing file without --force."""
-    if (target.exists() or target.is_symlink()) and not force:
-        raise InputError("file exists; pass --force to replace it", source=str(target), field="--svg")
-    if any(os.path.realpath(target) == os.path.realpath(p) for p in inputs):
-        raise InputError("refusing to write over an input file", source=str(target), field="--svg")
-    if target.is_dir() or (target.exists() and not target.is_file()):
-        raise InputError("is not a regular file", source=str(target), field="--svg")
-    if target.is_symlink() and not force:
-        raise InputError("is a link; pass --force to replace the link", source=str(target), field="--svg")
-    try:
-        _replace_with(target, text)
-    except OSError as exc:
-        raise InputError(f"cannot write the SVG file: {exc.strerror or exc}", source=str(target),
-                         field="--svg") from None
-    print(f"wrote {target}", file=sys.stderr)
-
-
-def _replace_with(target: Path, text: str) -> None:
-    """Write a new file beside ``target`` and rename it over: a link named ``target`` is replaced
-    itself, never the file it points to, and a failed write leaves the old file whole."""
-    import tempfile
-
-    fd, temp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+def _most_pictures(kind: Any, spec: Any) -> int:
+    """The most pictures one result of ``spec`` is drawn as (``box.svg``, or ``box-1.svg`` …)."""
+    module = kind.render_module()
+    if not hasattr(module, "svgs"):
+        return 1
+    return int(module.most_pictures(spec)) if hasattr(module, "most_pictures") else 10**9
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
@@ -629,7 +579,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 2
         args.tools = command_tools()
-        code = int(args.func(args) or 0)
+        from cpwords.files import recording
+
+        with recording():  # the files the command reads: its outputs never write over them
+            code = int(args.func(args) or 0)
         sys.stdout.flush()
         return code
     except InputError as exc:

@@ -16,7 +16,11 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 from cpwords.errors import InputError
 
@@ -52,6 +56,9 @@ def read_text(
     """
     p = Path(path).expanduser()
     source = str(p)
+    read = _READ.get()
+    if read is not None:
+        read.append(p)
 
     def fail(message: str) -> InputError:
         return InputError(message, source=source, field=field)
@@ -77,6 +84,50 @@ def read_text(
     if len(data) > max_bytes:
         raise fail(f"the {what} is larger than {_size(max_bytes)}")
     return decode(data, what=what, source=source, field=field, latin1=latin1, notes=notes)
+
+
+#: The files read through :func:`read_text` while :func:`recording` (a command's inputs).
+_READ: ContextVar[list[Path] | None] = ContextVar("cpwords_files_read", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[Path]]:
+    """While inside, every file :func:`read_text` reads is noted in the list yielded: the inputs
+    of a command (puzzle, fill, shape, layout files …), which its outputs never write over."""
+    token = _READ.set([])
+    try:
+        yield _READ.get() or []
+    finally:
+        _READ.reset(token)
+
+
+def recorded() -> list[Path]:
+    """The files read so far inside :func:`recording` (none outside it)."""
+    return list(_READ.get() or [])
+
+
+def named_in(value: Any) -> list[Path]:
+    """The files a spec (or any mapping, list or pydantic model of specs) names: word lists,
+    shapes, boards, layouts, dice files.
+
+    >>> [str(p) for p in named_in({"dictionary": {"path": Path("words.txt")}, "words": ["cold", "warm"]})]
+    ['words.txt']
+    """
+    found: list[Path] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Path):
+            found.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            if item and isinstance(item[0], (str, int, float)):
+                continue  # inline words or numbers: no file among them
+            stack.extend(item)
+        elif hasattr(type(item), "model_fields"):
+            stack.extend(getattr(item, name, None) for name in type(item).model_fields)
+    return found
 
 
 def exists(path: str | Path) -> bool:

@@ -19,14 +19,12 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import IO, Any
 
 from rich.console import Console, Group
 from rich.text import Text
 
-from cpwords import display
-from cpwords.errors import InputError
+from cpwords import display, writer
 
 #: The reason a run's budget is stopped with when stdout's reader has gone.
 OUTPUT_CLOSED = "output_closed"
@@ -125,39 +123,17 @@ def _indented(text: str, indent: str) -> str:
     return text.replace("\n", "\n" + indent) if indent else text
 
 
-def out_target(name: str | None, *, force: bool, inputs: Sequence[Path]) -> Path | None:
-    """The ``--out`` file, checked before anything is solved: never an input, never an existing
-    file without ``--force``, in a folder that exists."""
-    if not name:
-        return None
-    target = Path(name)
-    if target.is_dir():
-        raise InputError("is a folder; give a file name", source=name, field="--out")
-    if any(target.resolve() == p.resolve() for p in inputs):
-        raise InputError("refusing to write over an input file", source=name, field="--out")
-    if target.exists() and not force:
-        raise InputError("file exists; pass --force to replace it", source=name, field="--out")
-    if target.exists() and not target.is_file():
-        raise InputError("is not a regular file", source=name, field="--out")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError("folder does not exist", source=name, field="--out")
-    return target
-
-
 class OutFile:
     """``--out FILE``: every result in full, JSON when FILE ends in ``.json``, else the text a
-    pipe gets. Written to ``FILE.part`` and renamed at the end, so that an interrupted run never
-    leaves half a file under the name asked for."""
+    pipe gets. Written through the one writer (:class:`cpwords.writer.NewFile`): into a fresh
+    temporary beside FILE, renamed at the end, so that an interrupted run never leaves half a file
+    under the name asked for, and a second run on the same FILE never shares this run's file."""
 
-    def __init__(self, target: Path, *, batch: bool) -> None:
-        self.target, self.batch = target, batch
-        self.json = target.suffix.lower() == ".json"
-        self.part = target.with_name(target.name + ".part")
-        try:
-            self.file: IO[str] = open(self.part, "w", encoding="utf-8")  # closed in finish
-        except OSError as exc:
-            raise InputError(f"cannot write there ({exc.strerror or exc})", source=str(target), field="--out") from None
+    def __init__(self, claim: writer.Claim, *, batch: bool) -> None:
+        self.target, self.batch = claim.path, batch
+        self.json = self.target.suffix.lower() == ".json"
+        self.new = writer.NewFile(claim)  # closed in finish or abandon
+        self.file: IO[str] = self.new.file
         self.console = Console(file=self.file, force_terminal=False, highlight=False, soft_wrap=True, width=200)
         self.writer = JsonWriter(self.file, batch=batch).__enter__() if self.json else None
         self.count = 0
@@ -185,14 +161,12 @@ class OutFile:
         """Close the file and give it its name."""
         if self.writer is not None:
             self.writer.__exit__(None, None, None)
-        self.file.close()
-        os.replace(self.part, self.target)
+        self.new.commit()
         print(f"wrote {self.target}", file=sys.stderr)
 
     def abandon(self) -> None:
         """Close and remove the partial file (the run failed or was interrupted)."""
-        self.file.close()
-        self.part.unlink(missing_ok=True)
+        self.new.discard()
 
 
 @contextmanager

@@ -8,8 +8,9 @@ Pickles are loaded only from the user's own cache directory.
 Concurrent runs build each entry once: the builder holds an exclusive ``fcntl.flock`` on
 ``<entry>.lock`` (the standard library's advisory lock; released by the kernel when a process
 dies, so a killed build never blocks the next one), and the others wait, then read its file. A
-file is written to ``<entry>.<pid>.tmp`` and renamed into place; temporary files of processes that
-are gone (a build killed half-way) are removed by the next build of that entry.
+file is written through :mod:`cpwords.writer` (the one writer): to a fresh ``<entry>.<pid>.….tmp``
+renamed into place; temporary files of processes that are gone (a build killed half-way) are
+removed by the next build of that entry.
 
 The cache is an optimisation only: an unwritable folder means the value is just not stored, and
 one warning per process says so.
@@ -27,6 +28,8 @@ import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
+
+from cpwords import writer
 
 T = TypeVar("T")
 
@@ -88,34 +91,9 @@ def _warn_unwritable(folder: Path, exc: OSError) -> None:
                       "each run (set CPWORDS_CACHE_DIR to a writable folder)", CacheWarning, stacklevel=4)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists, owned by someone else
-    return True
-
-
-def remove_stale_temporaries(path: Path) -> None:
-    """Delete ``<path>.<pid>.tmp`` files left by processes that no longer run (a killed build)."""
-    for tmp in path.parent.glob(f"{path.name}.*.tmp"):  # cache names hold no glob characters
-        pid = tmp.name[len(path.name) + 1 : -len(".tmp")]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            tmp.unlink(missing_ok=True)
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``<path>.<pid>.tmp``, then rename it to ``path``: a reader never sees half
-    a file, and a build killed half-way leaves a temporary that the next build removes."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+#: Written through the one writer (kept here under their old names for the cache's users).
+write_atomically = writer.replace_bytes
+remove_stale_temporaries = writer.remove_stale_temporaries
 
 
 @contextlib.contextmanager
@@ -129,7 +107,7 @@ def build_lock(path: Path) -> Iterator[bool]:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        fd = writer.open_lock(path.with_name(path.name + ".lock"))
     except OSError as exc:
         _warn_unwritable(path.parent, exc)
         yield False

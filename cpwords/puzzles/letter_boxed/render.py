@@ -90,6 +90,11 @@ def letter_positions(sides: list[str], size: float = 300.0, margin: float = 60.0
     return out
 
 
+def most_pictures(spec: Any) -> int:
+    """The most pictures :func:`svgs` draws for ``spec`` (its files are named before solving)."""
+    return int(spec.puzzles) if spec.task == "generate" else 1
+
+
 def svgs(spec: Any, result: Any, *, answer: bool = True) -> list[str]:
     """The pictures to write, one file each: one per generated puzzle, else the box and its answer.
     ``answer=False`` draws the puzzles alone, for a player."""

@@ -102,6 +102,16 @@ def _board_lines(solution: Any, draw: Callable[[dict[str, str]], str]) -> list[s
     return lines
 
 
+def most_pictures(spec: Any) -> int:
+    """The most pictures :func:`svgs` draws for ``spec`` (its files are named before solving):
+    one a board."""
+    if spec.task == "generate":
+        return int(spec.count)
+    if spec.task == "enumerate":
+        return int(spec.limit) if spec.limit is not None else 10**9
+    return 1
+
+
 def svgs(spec: Any, result: Result, *, answer: bool = True) -> list[str]:
     """The pictures to write, one file per board (``answer=False``: the player's view, with the
     suffixes shown and the prefixes left blank)."""

@@ -59,6 +59,11 @@ def render(spec: Any, result: Any) -> Any:
     return Group(*items)
 
 
+def most_pictures(spec: Any) -> int:
+    """The most pictures :func:`svgs` draws for ``spec`` (its files are named before solving)."""
+    return int(spec.puzzles) if spec.task == "generate" else 1
+
+
 def svgs(spec: Any, result: Any, *, answer: bool = True) -> list[str]:
     """One picture a hive (``generate`` makes several)."""
     return [svg(spec, result, index=i, answer=answer) for i in range(len(result.solutions))]

@@ -129,6 +129,11 @@ def _puzzle_board(sol: Any, k: int, of: int, *, terminal: bool) -> list[Text]:
 _SWAP_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
 
 
+def most_pictures(spec: Any) -> int:
+    """The most pictures :func:`svgs` draws for ``spec`` (its files are named before solving)."""
+    return int(spec.count) if spec.task in ("puzzle", "generate") else 1
+
+
 def svgs(spec: Any, result: Any, *, answer: bool = True) -> list[str]:
     """The pictures to write, one file each: one per generated grid, else one picture."""
     if spec.task == "puzzle":
