@@ -7,7 +7,6 @@ requests (off-loop, in a thread, for specs) and copies the answers the workers s
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import AsyncIterator
@@ -16,7 +15,7 @@ from typing import Any
 
 import anyio
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
 from cpwords import puzzles
 from cpwords.errors import InputError
@@ -24,6 +23,7 @@ from cpwords.server import config as limits
 from cpwords.server.intake import RequestError, media_type, read_body, spec_input, validate
 from cpwords.server.jobs import FAILED, FINAL, Job, QueueFull
 from cpwords.server.pool import WorkerPool
+from cpwords.server.wire import dumps
 
 router = APIRouter()
 
@@ -48,7 +48,7 @@ def _pool(request: Request) -> WorkerPool:
 
 
 def _json(data: bytes | dict[str, Any] | list[Any], status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    content = data if isinstance(data, bytes) else json.dumps(data, separators=(",", ":")).encode()
+    content = data if isinstance(data, bytes) else dumps(data)
     return Response(content, status_code=status, media_type="application/json", headers=headers)
 
 
@@ -85,7 +85,7 @@ async def schema(kind: str) -> Response:
 def _schema(kind: str) -> bytes:
     from cpwords.puzzles.loading import json_schema
 
-    return json.dumps(json_schema(kind)).encode()
+    return dumps(json_schema(kind))
 
 
 @router.get("/api/models/{folder}", tags=["kinds"], summary="The shapes shipped in one folder of models/")
@@ -222,8 +222,8 @@ async def job_events(request: Request, job_id: str) -> StreamingResponse:
                 # thread may finish between two reads, and an ``end`` event must carry the end state.
                 snapshot = job.state()
                 final = snapshot["status"] in FINAL
-                state = json.dumps(snapshot, separators=(",", ":"))
-                yield f"event: {'end' if final else 'state'}\ndata: {state}\n\n".encode()
+                state = dumps(snapshot)
+                yield b"event: " + (b"end" if final else b"state") + b"\ndata: " + state + b"\n\n"
                 if final:
                     return
             elif not await job.wait(version, timeout=KEEPALIVE_S):
@@ -261,6 +261,6 @@ async def word_info(request: Request, name: str, word: str) -> Response:
 
 
 @router.get("/healthz", tags=["server"], summary="Is the server up")
-async def health(request: Request) -> JSONResponse:
+async def health(request: Request) -> Response:
     """``{"status": "ok"}`` and the pool's load (workers, busy, queued)."""
-    return JSONResponse({"status": "ok", **_pool(request).counts()})
+    return _json({"status": "ok", **_pool(request).counts()})
