@@ -88,7 +88,8 @@ def _schema(kind: str) -> bytes:
     return dumps(json_schema(kind))
 
 
-@router.get("/api/models/{folder}", tags=["kinds"], summary="The shapes shipped in one folder of models/")
+@router.get("/api/models/{folder}", tags=["kinds"], summary="The shapes shipped in one folder of models/",
+            responses={404: _ERRORS})
 async def models(folder: str) -> Response:
     """Names of the shipped shapes: ``grids``, ``boards``, ``ruzzle`` (bonus layouts)."""
     from cpwords.geometry import shipped_shapes
@@ -99,7 +100,8 @@ async def models(folder: str) -> Response:
     return _json({"folder": folder, "names": names})
 
 
-@router.get("/api/models/{folder}/{name}", tags=["kinds"], summary="One shipped shape, as data")
+@router.get("/api/models/{folder}/{name}", tags=["kinds"], summary="One shipped shape, as data",
+            responses={404: _ERRORS})
 async def model(folder: str, name: str) -> Response:
     """A shipped shape (grid rows, board nodes and edges, bonus layout) as its YAML data."""
     from cpwords.geometry import read_shape, shipped_shapes
@@ -154,7 +156,7 @@ def _answer(job: Job) -> Response:
 @router.post("/api/solve", tags=["solve"], summary="Solve one puzzle and wait for the answer",
              responses={200: {"description": "`spec` (validated, defaults filled in), `result` (what "
                                              "`cpwords solve --json` prints) and `pictures` (SVG, when asked)"},
-                        413: _ERRORS, 422: _ERRORS, 429: _ERRORS})
+                        400: _ERRORS, 413: _ERRORS, 415: _ERRORS, 422: _ERRORS, 429: _ERRORS})
 async def solve(request: Request, pictures: bool = Query(False, description="also draw the answer as SVG"),
                 blank: bool = Query(False, description="draw the player's view, without the answer")) -> Response:
     """Solve a spec sent as JSON (``Content-Type: application/json``) or as YAML text
@@ -170,7 +172,7 @@ async def solve(request: Request, pictures: bool = Query(False, description="als
 
 
 @router.post("/api/jobs", tags=["jobs"], status_code=202, summary="Start a solve as a job",
-             responses={413: _ERRORS, 422: _ERRORS, 429: _ERRORS})
+             responses={400: _ERRORS, 413: _ERRORS, 415: _ERRORS, 422: _ERRORS, 429: _ERRORS})
 async def start_job(request: Request, pictures: bool = Query(False, description="also draw the answer as SVG"),
                     blank: bool = Query(False, description="draw the player's view, without the answer")) -> Response:
     """Queue a spec (JSON or YAML, as for ``/api/solve``); answers at once with the job's id."""
