@@ -48,7 +48,7 @@ from cpwords.puzzles.loading import json_schema, parse_spec
 TOKEN = "fuzz-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 #: Cases per operation and generation mode: with the suite, and in the sweep.
-SHORT, LONG = 12, 150
+SHORT, LONG = 10, 150
 MODES = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
 #: Bodies that fuzzers found a 500 with (E16: the audit's, a ``task`` given as a list).
 FOUND = [{"kind": "spelling_bee", "task": [None, None], "min_word_length": 4, "puzzles": 5, "avoid": "s",
@@ -85,7 +85,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = tmp_path_factory.mktemp("fuzz-serve") / "serve.log"
     with log.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "cpwords", "serve", "--port", str(port), "--workers", "2",
-                                 "--max-time", "2", "--queue", "4", "--token", TOKEN],
+                                 "--max-time", "1", "--queue", "4", "--token", TOKEN],
                                 stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
 
