@@ -100,9 +100,8 @@ def _plain_field(name: str, value: Any, label: str | None = None) -> Any:
     option labelled ``label``): through the input gate, then the field's type and bounds, strictly
     (a number, not text that reads as one); an InputError naming the argument if not."""
     try:
-        value = _field_adapter(name).validate_python(gate(name, BaseSpec.model_fields[name].annotation, value),
-                                                     strict=True)
-        return value
+        return _field_adapter(name).validate_python(gate(name, BaseSpec.model_fields[name].annotation, value),
+                                                    strict=True)
     except PydanticCustomError as exc:
         message = exc.message()
     except ValidationError as exc:

@@ -324,8 +324,8 @@ class StrictModel(BaseModel):
                                   "pair and no character", value)
             if field is not None:
                 checked = gate(name, field.annotation, value)
-                if checked is not value:
-                    out = {**out, name: checked} if out is data else out | {name: checked}
+                if checked is not value:  # an escaped surrogate pair joined: the caller's data is left as it is
+                    out = {**out, name: checked}
         return out
 
 
