@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
 
 from cpwords import puzzles
 from cpwords.engines.budget import Budget, BuildStopped, Progress, SearchTimeout, no_progress
@@ -27,7 +29,7 @@ from cpwords.errors import InputError
 from cpwords.lexicon.sources import dictionary_stat
 from cpwords.puzzles.loading import load_specs, loads_specs, parse_spec
 from cpwords.results import Result, Status
-from cpwords.specs import BaseSpec
+from cpwords.specs import BaseSpec, error_value, gate
 
 #: Seconds past the time limit by which the independent check ends (the listing's conversion,
 #: ``found.CONVERT_GRACE_S``, shares them): the answers not reached are kept, marked unchecked.
@@ -40,11 +42,15 @@ _PLAIN_FIELDS = frozenset({"seed", "time_limit", "workers"})
 
 def load(path: str | Path) -> list[BaseSpec]:
     """Every puzzle of a YAML file (several ``---`` documents make a batch)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError("give the puzzle file's name (a str or a path)", field="path", value=path)
     return load_specs(path)
 
 
 def loads(text: str) -> BaseSpec:
     """The single puzzle of a YAML string."""
+    if not isinstance(text, str):
+        raise InputError("give the puzzle as YAML text (a str)", field="text", value=text)
     specs = loads_specs(text)
     if len(specs) != 1:
         raise InputError(f"expected one puzzle, found {len(specs)}")
@@ -67,13 +73,8 @@ def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **o
     if not options:
         return spec
     if options.keys() <= _PLAIN_FIELDS:
-        for name, value in options.items():
-            try:
-                _field_adapter(name).validate_python(value)
-            except ValidationError as exc:
-                message = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
-                raise InputError(message, field=(labels or {}).get(name, name), value=value) from None
-        return spec.model_copy(update=options)
+        checked = {name: _plain_field(name, value, (labels or {}).get(name)) for name, value in options.items()}
+        return spec.model_copy(update=checked)
     data = spec.model_dump(exclude_unset=True)
     data["kind"] = spec.kind
     data.update(options)
@@ -84,7 +85,7 @@ def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **o
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         field = str(first.get("ctx", {}).get("field") or ".".join(str(s) for s in first["loc"]))
-        value = first.get("ctx", {}).get("value", first.get("input"))
+        value = error_value(first.get("ctx", {}), first.get("input"))
         top = field.split(".")[0].split("[")[0]
         message = first["msg"].removeprefix("Value error, ")
         if top in options:
@@ -92,6 +93,20 @@ def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **o
         raise InputError(message, source=spec.source, field=field, value=value) from None
     new._source, new._line, new._lines = spec.source, spec.line, spec._lines
     return new
+
+
+def _plain_field(name: str, value: Any, label: str | None = None) -> Any:
+    """``value`` for ``seed``, ``time_limit`` or ``workers`` given as an argument (of a call, or an
+    option labelled ``label``): through the input gate, then the field's type and bounds, strictly
+    (a number, not text that reads as one); an InputError naming the argument if not."""
+    try:
+        return _field_adapter(name).validate_python(gate(name, BaseSpec.model_fields[name].annotation, value),
+                                                    strict=True)
+    except PydanticCustomError as exc:
+        message = exc.message()
+    except ValidationError as exc:
+        message = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
+    raise InputError(message, field=label or name, value=value)
 
 
 @cache
@@ -124,25 +139,44 @@ def _as_spec(spec: BaseSpec | dict[str, Any] | str) -> BaseSpec:
 
 
 def _check_call(*, seed: Any = None, time_limit: Any = None, workers: Any = None, cluster: Any = None,
-                checkpoint: Any = None, budget: Any = None) -> None:
-    """The call's own arguments, checked as the spec's fields are (a boolean is not a number):
-    a wrong type is an InputError naming the argument, never an AttributeError further down."""
+                checkpoint: Any = None, budget: Any = None, engine: Any = None, check: Any = True,
+                progress: Any = None, scores_only: Any = False, shard_seconds: Any = None) -> None:
+    """The call's own arguments, through the gate the spec's fields pass (a boolean is not a
+    number, NaN and infinity are none, text is not a number): a wrong value is an InputError
+    naming the argument, never a TypeError further down."""
     for name, value in (("seed", seed), ("time_limit", time_limit), ("workers", workers)):
-        if value is None:
-            continue
-        if isinstance(value, bool):
-            raise InputError("a yes/no value where a number is expected", field=name, value=value)
-        try:
-            _field_adapter(name).validate_python(value)
-        except ValidationError as exc:
-            message = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
-            raise InputError(message, field=name, value=value) from None
+        if value is not None:
+            _plain_field(name, value)
+    for name, value in (("check", check), ("scores_only", scores_only)):
+        if not isinstance(value, bool):
+            raise InputError("give True or False", field=name, value=value)
+    if engine is not None and not isinstance(engine, str):
+        raise InputError("give the engine's name as text (cpsat, sat, native …)", field="engine", value=engine)
+    if progress is not None and not callable(progress):
+        raise InputError("give a callable progress(description, total) that returns a context manager, or None",
+                         field="progress", value=progress)
+    if shard_seconds is not None and (isinstance(shard_seconds, bool) or not isinstance(shard_seconds, (int, float))
+                                      or not 0 < shard_seconds < float("inf")):
+        raise InputError("give a number of seconds above 0, or None", field="shard_seconds", value=shard_seconds)
     if cluster is not None and not isinstance(cluster, str):
         raise InputError("give the cluster as text: local, local:N or tcp://HOST:PORT", field="cluster", value=cluster)
-    if checkpoint is not None and not isinstance(checkpoint, (str, Path)):
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise InputError("give the checkpoint as a file name", field="checkpoint", value=checkpoint)
     if budget is not None and not isinstance(budget, Budget):
         raise InputError("give a cpwords.engines.budget.Budget or None", field="budget", value=budget)
+
+
+#: How the execution layer names the arguments of a sharded run (as the CLI's options), and how
+#: the API does.
+_ARGUMENTS = {"--cluster": "cluster", "--checkpoint": "checkpoint"}
+
+
+def _argument_named(exc: InputError) -> InputError:
+    """``exc`` naming the API's argument (``cluster``) where the execution layer named the CLI's
+    option (``--cluster``)."""
+    if exc.field not in _ARGUMENTS:
+        return exc
+    return InputError(exc.message, source=exc.source, field=_ARGUMENTS[exc.field], value=exc.value, line=exc.line)
 
 
 def _prepare(spec: BaseSpec, *, engine: str | None, seed: int | None, time_limit: float | None,
@@ -210,7 +244,7 @@ def solve(
         For a bad spec, engine, dictionary or word.
     """
     _check_call(seed=seed, time_limit=time_limit, workers=workers, cluster=cluster, checkpoint=checkpoint,
-                budget=budget)
+                budget=budget, engine=engine, check=check, progress=progress)
     spec = _as_spec(spec)
     if checkpoint is not None or _cluster_wanted(cluster):
         return solve_batch([spec], cluster=cluster, checkpoint=checkpoint, budget=budget, progress=progress,
@@ -222,8 +256,6 @@ def solve(
 
 def _cluster_wanted(cluster: str | None) -> bool:
     """Whether ``cluster`` (or ``$CPWORDS_CLUSTER`` when it is None) names a cluster."""
-    import os
-
     if cluster is None and not os.environ.get("CPWORDS_CLUSTER"):
         return False  # the usual case, without importing the cluster package
     from cpwords.engines.dask_cluster import cluster_option
@@ -334,7 +366,8 @@ def solve_many(
     >>> [(r.count, r.objective) for r in solve_many(boards, scores_only=True)]
     [(33, 205), (30, 133)]
     """
-    _check_call(seed=seed, time_limit=time_limit, workers=workers, budget=budget)
+    _check_call(seed=seed, time_limit=time_limit, workers=workers, budget=budget, engine=engine, check=check,
+                progress=progress, scores_only=scores_only)
     if isinstance(specs, (str, dict, BaseSpec)) or not isinstance(specs, Iterable):
         raise InputError("give the puzzles as a list (of spec objects, mappings or YAML texts)", field="specs",
                          value=specs)
@@ -419,7 +452,7 @@ def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], *, cluster: st
     from cpwords.engines.dask_cluster import cluster_option
 
     _check_call(seed=seed, time_limit=time_limit, workers=workers, cluster=cluster, checkpoint=checkpoint,
-                budget=budget)
+                budget=budget, engine=engine, check=check, progress=progress, shard_seconds=shard_seconds)
     t0 = time.perf_counter()
     prepared: list[BaseSpec] = []
     fresh: list[bool] = []
@@ -441,8 +474,11 @@ def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], *, cluster: st
         if progress is not None:
             run_budget.progress = progress
     asked = workers if workers is not None else max((s.workers for s in prepared if s.workers), default=None)
-    results = run(prepared, run_budget, cluster=cluster_option(cluster), workers=asked, checkpoint=checkpoint,
-                  shard_seconds=shard_seconds)
+    try:
+        results = run(prepared, run_budget, cluster=cluster_option(cluster), workers=asked, checkpoint=checkpoint,
+                      shard_seconds=shard_seconds)
+    except InputError as exc:
+        raise _argument_named(exc) from None
     wall = round(time.perf_counter() - t0, 6)
     for spec, result, fresh_seed in zip(prepared, results, fresh, strict=True):
         result.stats |= {"solve_s": wall, "seed": spec.seed}

@@ -30,7 +30,7 @@ from cpwords.errors import InputError
 
 #: How the shared options are called on the command line, for error messages.
 FLAG_LABELS = {"engine": "--engine", "seed": "--seed", "time_limit": "--time-limit", "workers": "--workers",
-               "dictionary": "--dict"}
+               "dictionary": "--dict", "cluster": "--cluster", "checkpoint": "--checkpoint"}
 
 EXIT_INTERRUPTED = 130
 
@@ -173,7 +173,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from cpwords.puzzles.loading import load_documents, loads_documents
 
     if args.file == "-":  # the puzzle on stdin; relative paths in it are read from the current folder
-        specs = loads_documents(sys.stdin.read(), source="<stdin>", base_dir=Path.cwd())
+        from cpwords.files import read_stdin
+
+        specs = loads_documents(read_stdin(), source="<stdin>", base_dir=Path.cwd())
         if len(specs) == 1 and isinstance(specs[0], InputError):
             raise specs[0]
         return solve_and_print(specs, args)
@@ -380,8 +382,11 @@ def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> lis
             return None
         return api.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
     except InputError as exc:
-        if cluster is None and exc.field == "--cluster":  # the address came from the environment
+        if cluster is None and exc.field == "cluster":  # the address came from the environment
             raise InputError(exc.message, field="$CPWORDS_CLUSTER", value=exc.value) from None
+        if exc.field in ("cluster", "checkpoint"):  # the API names its arguments; here they are options
+            raise InputError(exc.message, source=exc.source, field=FLAG_LABELS[exc.field], value=exc.value,
+                             line=exc.line) from None
         raise
 
 
@@ -569,6 +574,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     if _closed_streams(command):
         return 2
+    _escape_unencodable()
     try:
         parser = build_parser(command)
         try:
@@ -651,6 +657,19 @@ def _closed_streams(command: str | None) -> bool:
         return False
     print("cpwords: error: cannot write the output: standard output is closed", file=sys.stderr)
     return True
+
+
+def _escape_unencodable() -> None:
+    """Text the output's encoding cannot hold (a title in another script on an ASCII or Latin-1
+    terminal or pipe, a file name with bytes that are not UTF-8) is printed escaped (``\\xe9``),
+    never a traceback that loses the answer."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            try:
+                reconfigure(errors="backslashreplace")
+            except (OSError, ValueError):  # a stream that cannot change now: left as it is
+                pass
 
 
 def _blame_flag(exc: InputError, parser: argparse.ArgumentParser, command: str) -> InputError:

@@ -1,6 +1,6 @@
 """Reading the files a user names: puzzle files, word lists, shapes, layouts, fill files.
 
-Every file goes through :func:`read_text`, which reads with a byte cap (so ``/dev/zero`` or a
+Every file goes through :func:`read_text` (standard input through :func:`read_stdin`), which reads with a byte cap (so ``/dev/zero`` or a
 huge file cannot exhaust memory), refuses folders, FIFOs and devices before opening them (a FIFO
 would block forever), strips a UTF-8 byte-order mark, and says clearly when a file is UTF-16,
 binary or in another encoding. Every failure is an :class:`InputError` naming the file.
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -128,6 +129,32 @@ def named_in(value: Any) -> list[Path]:
         elif hasattr(type(item), "model_fields"):
             stack.extend(getattr(item, name, None) for name in type(item).model_fields)
     return found
+
+
+def read_stdin(*, what: str = "puzzle", max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The text of standard input, read with the cap, checks and messages a file has (``-`` for a
+    file name): ``/dev/zero`` on stdin is refused once the cap is passed, not read to the end of
+    memory; a closed stdin is one line.
+
+    Raises
+    ------
+    InputError
+        Naming ``<stdin>``: closed, unreadable, too large, UTF-16 or binary, or not UTF-8.
+    """
+    source = "<stdin>"
+    stream = sys.stdin
+    if stream is None:
+        raise InputError(f"standard input is closed; give the {what} file's name, or send the {what} to it",
+                         source=source)
+    try:
+        buffer = getattr(stream, "buffer", None)
+        data = buffer.read(max_bytes + 1) if buffer is not None else stream.read(max_bytes + 1).encode("utf-8")
+    except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
+        raise InputError(f"cannot read standard input ({getattr(exc, 'strerror', None) or exc})",
+                         source=source) from None
+    if len(data) > max_bytes:
+        raise InputError(f"the {what} is larger than {_size(max_bytes)}", source=source)
+    return decode(data, what=what, source=source)
 
 
 def exists(path: str | Path) -> bool:

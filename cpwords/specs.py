@@ -23,6 +23,7 @@ Example
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import re
 import types
@@ -39,13 +40,15 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    GetJsonSchemaHandler,
     ModelWrapValidatorHandler,
     PrivateAttr,
     ValidationError,
     ValidationInfo,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
 
 from cpwords.alphabet import ALPHABETS, ENGLISH, Alphabet, alphabet_of, language_name
 from cpwords.errors import InputError
@@ -65,7 +68,24 @@ def field_error(field: str, message: str, value: Any = None) -> PydanticCustomEr
     The error is reported as if the field itself had failed (its path, its YAML line, its value),
     so that model validators can blame ``engine`` or ``sides`` and not the whole puzzle.
     """
-    return PydanticCustomError("field_error", message, {"field": field, "value": value})
+    # The value rides in a holder: pydantic's errors() cannot render text with a lone surrogate.
+    return PydanticCustomError("field_error", message, {"field": field, "value": _Held(value)})
+
+
+class _Held:
+    """A value carried through a pydantic error as it is (see :func:`field_error`)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+def error_value(ctx: dict[str, Any], default: Any = None) -> Any:
+    """The value a :func:`field_error` blames, from its pydantic error's ``ctx``."""
+    held = ctx.get("value", default)
+    return held.value if isinstance(held, _Held) else held
 
 
 #: The alphabet of the spec being validated (set from its ``dictionary`` by :class:`BaseSpec`), so
@@ -125,11 +145,10 @@ def _looks_like_file(text: str) -> bool:
     return "/" in text or "\\" in text or text.endswith((".yaml", ".yml", ".txt"))
 
 
-def _resolve_file(value: Path, info: ValidationInfo) -> Path:
+def _resolve_file(value: Path, info: ValidationInfo, instead: str = "a built-in name or inline data") -> Path:
     context = info.context or {}
     if context.get("allow_files") is False:
-        raise PydanticCustomError(
-            "file_refused", "files cannot be named here; use a built-in name or inline data")
+        raise PydanticCustomError("file_refused", f"files cannot be named here; use {instead}")
     value = value.expanduser()
     base = context.get("base_dir")
     if not value.is_absolute() and base is not None:
@@ -147,14 +166,23 @@ def _file_or_name(value: Any) -> Any:
 #: Refused when validation runs with ``context={"allow_files": False}`` (the web server).
 FileRef = Annotated[Path, AfterValidator(_resolve_file)]
 
-#: A shipped shape by name (a ``str``) or a shape file (a resolved :data:`FileRef`): a value with a
-#: ``/`` or ending in ``.yaml`` / ``.yml`` is a file.
-ShapeRef = Annotated[str | FileRef, BeforeValidator(_file_or_name)]
+def _resolve_shape_file(value: Path, info: ValidationInfo) -> Path:
+    return _resolve_file(value, info, instead="the name of a shipped shape")
+
+
+#: A shipped shape by name (a ``str``) or a shape file (resolved as a :data:`FileRef` is; where files
+#: are refused, the name of a shipped shape is what remains): a value with a ``/`` or ending in
+#: ``.yaml`` / ``.yml`` is a file.
+ShapeRef = Annotated[str | Annotated[Path, AfterValidator(_resolve_shape_file)], BeforeValidator(_file_or_name)]
 
 
 #: Largest integer a spec field takes: the largest a JSON number carries exactly, and far inside
 #: the 64-bit sums the engines build from it (OR-Tools refuses bounds near 2**63).
 MAX_INT = 2**53 - 1
+
+#: Half of a UTF-16 surrogate pair: not a character. JSON.stringify writes one when a string is cut
+#: inside an emoji, and YAML's "\\ud83d\\ude00" escapes give the two halves of one.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _admits(annotation: Any, kind: type) -> bool:
@@ -170,22 +198,104 @@ def _admits(annotation: Any, kind: type) -> bool:
     return False
 
 
-def _strict_value(name: str, annotation: Any, value: Any) -> None:
-    """Refuse what pydantic's lax mode would quietly turn into a number: a boolean where no
-    boolean is meant (``min_word_length: true`` is not 1), and integers past 64 bits, in the
-    field and in the items of a list field."""
+def _items_type(annotation: Any) -> Any:
+    """The type of the items of the list, tuple or mapping a field's type allows (their union;
+    ``Any`` when it says nothing)."""
+    found: list[Any] = []
+
+    def walk(a: Any) -> None:
+        origin = typing.get_origin(a)
+        if origin in (typing.Union, types.UnionType, Annotated):
+            for arg in typing.get_args(a)[: 1 if origin is Annotated else None]:
+                walk(arg)
+        elif origin in (list, tuple, dict):
+            args = [t for t in typing.get_args(a) if t is not Ellipsis]
+            found.extend(args[1:] if origin is dict else args)
+
+    walk(annotation)
+    return functools.reduce(operator.or_, found) if found and all(isinstance(t, type) or typing.get_origin(t)
+                                                                 for t in found) else Any
+
+
+def _is_model(annotation: Any) -> bool:
+    """Whether a field's type is a model (alone or beside None), whose own fields pass the gate."""
+    args = typing.get_args(annotation) if typing.get_origin(annotation) in (typing.Union, types.UnionType) else ()
+    return all(a is type(None) or isinstance(a, type) and issubclass(a, BaseModel) for a in args or (annotation,))
+
+
+def _plain_items(values: list[Any] | tuple[Any, ...], items: Any) -> bool:
+    """Whether every item of a list passes the gate at once: all text without a surrogate (a word
+    list of 20,000), or all integers in range (checked without a call per item)."""
+    if all(type(v) is str for v in values):
+        return not (_SURROGATE.search("".join(values)) or _admits(items, int) and not _admits(items, str))
+    return all(type(v) is int for v in values) and (not values or max(map(abs, values)) <= MAX_INT)
+
+
+def _whole_text(name: str, text: str) -> str:
+    """``text`` with its escaped surrogate pairs joined into the characters they spell; a lone
+    half of a pair is refused."""
+    try:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16")
+    except UnicodeDecodeError:
+        half = _SURROGATE.search(text)
+        assert half is not None
+        raise field_error(name, f"the text holds {half.group()!r}, half of a UTF-16 surrogate pair and no "
+                                "character (a string cut inside an emoji?); send whole characters", text) from None
+
+
+def gate(name: str, annotation: Any, value: Any) -> Any:
+    """The input gate: what every spec field (from YAML, JSON, the server or the Python API) and
+    every argument of :mod:`cpwords.api` passes before anything else looks at it, in one place.
+
+    Refused, naming ``name``: a boolean where no boolean is meant (``min_word_length: true`` is
+    not 1); an integer beyond :data:`MAX_INT` (as a number or as digits); a number that is not
+    finite (NaN, infinity, and ``1e400``, which JSON and YAML read as infinity); text holding
+    half of a UTF-16 surrogate pair. The items of a list, tuple or mapping are checked too.
+    Returns the value, with escaped surrogate pairs joined into their characters.
+
+    >>> gate("title", str, "\\ud83d\\ude00") == "\\U0001F600"
+    True
+    >>> gate("par", int, float("nan"))
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.PydanticCustomError: the number is not finite (NaN or infinity; a number beyond 1.8e308 reads as infinity)
+    """
     if isinstance(value, bool):
         if not _admits(annotation, bool):
             raise field_error(name, "a yes/no value where a number or text is expected", value)
     elif isinstance(value, int):
         if abs(value) > MAX_INT:
             raise field_error(name, f"the number is too large (at most {MAX_INT:,} in size)", value)
-    elif isinstance(value, list):
-        inner = [a for a in typing.get_args(annotation) if typing.get_origin(a) in (list, tuple)] or [annotation]
-        items = [t for a in inner for t in typing.get_args(a)] if typing.get_origin(inner[0]) else []
-        if items and items[-1] is not Ellipsis:
-            for i, item in enumerate(value[:10_000]):
-                _strict_value(f"{name}[{i}]", functools.reduce(operator.or_, items), item)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise field_error(name, "the number is not finite (NaN or infinity; a number beyond 1.8e308 reads "
+                                    "as infinity)", value)
+    elif isinstance(value, str):
+        if _SURROGATE.search(value):
+            return _whole_text(name, value)
+        digits = value.strip().lstrip("+-").lstrip("0")
+        if (len(digits) > 16 and digits.isascii() and digits.isdigit() and _admits(annotation, int)
+                and not _admits(annotation, str)):  # 17 digits: at least 10**16, past MAX_INT
+            raise field_error(name, f"the number is too large (at most {MAX_INT:,} in size)", value)
+    elif isinstance(value, (list, tuple)):
+        items = _items_type(annotation)
+        if _plain_items(value, items):
+            return value
+        checked = [gate(f"{name}[{i}]", items, item) for i, item in enumerate(value)]
+        if any(new is not old for new, old in zip(checked, value, strict=True)):
+            return type(value)(checked)
+    elif isinstance(value, dict) and not _is_model(annotation):  # a model's fields pass its own gate
+        items = _items_type(annotation)
+        out: dict[Any, Any] = {}
+        changed = False
+        for key, item in value.items():
+            where = f"{name}.{key}" if isinstance(key, str) and not _SURROGATE.search(key) else name
+            new_key = gate(where, str, key) if isinstance(key, str) else key
+            out[new_key] = gate(where, items, item)
+            changed = changed or new_key is not key or out[new_key] is not item
+        if changed:
+            return out
+    return value
 
 
 #: What ``generate`` tasks draw on when the spec names no dictionary (Letter Boxed, word grids,
@@ -196,17 +306,27 @@ PLAYER_DICTIONARY = "common-20k"
 class StrictModel(BaseModel):
     """A model that rejects unknown fields and documents fields from their docstrings."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    # allow_inf_nan: "nan" and "inf" written as text are no numbers either (see :func:`gate`)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
     @model_validator(mode="before")
     @classmethod
-    def _strict_numbers(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            for name, value in data.items():
-                field = cls.model_fields.get(name) if isinstance(name, str) else None
-                if field is not None:
-                    _strict_value(name, field.annotation, value)
-        return data
+    def _input_gate(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        out = data
+        for name, value in data.items():
+            field = cls.model_fields.get(name) if isinstance(name, str) else None
+            half = _SURROGATE.search(name) if field is None and isinstance(name, str) else None
+            if half is not None:  # the name is shown escaped: no error message can hold it
+                raise field_error(name.encode("utf-8", "backslashreplace").decode("utf-8"),
+                                  f"unknown field; its name holds {half.group()!r}, half of a UTF-16 surrogate "
+                                  "pair and no character", value)
+            if field is not None:
+                checked = gate(name, field.annotation, value)
+                if checked is not value:  # an escaped surrogate pair joined: the caller's data is left as it is
+                    out = {**out, name: checked}
+        return out
 
 
 class DictionaryRef(StrictModel):
@@ -247,6 +367,15 @@ class DictionaryRef(StrictModel):
         if isinstance(data, str):
             return {"name": data}
         return data
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+                                     ) -> JsonSchemaValue:
+        # The schema says what _from_name takes: a plain string is a built-in name.
+        mapping = handler(schema)
+        return {"anyOf": [{"type": "string", "description": "a built-in dictionary name (e.g. scowl-70)"},
+                          handler.resolve_ref_schema(mapping)],
+                "title": "DictionaryRef", "description": mapping.get("description") or cls.__doc__}
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> DictionaryRef:
@@ -326,9 +455,29 @@ class KindTable(Protocol):
     def engines_for(self, task: str) -> tuple[str, ...]: ...
 
 
+def _kind_required(schema: dict[str, Any]) -> None:
+    """``kind`` is a required field of every spec's JSON Schema: it selects the spec (the
+    discriminator of ``cpwords schema`` and of the server's OpenAPI document), so a client built
+    from the schema sends it. (In Python, a spec class knows its kind without it.)"""
+    if "kind" in schema.get("properties", {}):
+        schema["required"] = ["kind", *(r for r in schema.get("required", []) if r != "kind")]
+
+
+class SpecJsonSchema(GenerateJsonSchema):
+    """The JSON Schema of specs: every integer within the gate's bounds (:data:`MAX_INT`)."""
+
+    def int_schema(self, schema: core_schema.IntSchema) -> JsonSchemaValue:
+        out = super().int_schema(schema)
+        out["maximum"] = min(out.get("maximum", MAX_INT), MAX_INT)
+        out["minimum"] = max(out.get("minimum", -MAX_INT), -MAX_INT)
+        return out
+
+
 class BaseSpec(StrictModel):
     """Fields every puzzle kind shares. Each kind adds its own, narrows ``kind`` and declares
     ``engine`` (``None``: the default engine of the task) and ``task``."""
+
+    model_config = ConfigDict(json_schema_extra=_kind_required)
 
     kind: str
     """The puzzle kind; selects the model (see ``cpwords schema``)."""
@@ -527,7 +676,7 @@ def _validation_to_input_error(
     if first["type"] == "field_error":
         ctx = first.get("ctx") or {}
         loc = [*loc, *_split_field(ctx.get("field", ""))]
-        first = {**first, "input": ctx.get("value")}
+        first = {**first, "input": error_value(ctx)}
     if first["type"] == "value_error":
         message = message.removeprefix("Value error, ")
     elif first["type"] == "extra_forbidden":

@@ -58,8 +58,8 @@ VALUES_PER_FLAG = 3
 LIMIT_S = {"every run": "0.2", "sweep": "2"}
 #: serve may only get values that stop it before it listens (anything else would serve forever).
 SERVE_REFUSED = {"--port": ["-1", "99999", "x", "9" * 5000], "--workers": ["0", "-1", "x"],
-                 "--max-time": ["0", "-1", "nan", "inf", "x"], "--queue": ["0", "-5"],
-                 "--max-memory": ["0", "nan", "x", "-1"], "--token": ["", "   "]}
+                 "--max-time": ["0", "-1", "nan", "inf", "x", "1e400"], "--queue": ["0", "-5"],
+                 "--max-memory": ["0", "nan", "x", "-1", "9223372036854775808"], "--token": ["", "   "]}
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 from pydantic import Field, ValidationError
+from pydantic.json_schema import DEFAULT_REF_TEMPLATE
 
 from cpwords import puzzles
 from cpwords.errors import InputError, yaml_input_error
@@ -24,6 +25,7 @@ from cpwords.specs import (
     MAX_YAML_BYTES,
     MAX_YAML_NODES,
     BaseSpec,
+    SpecJsonSchema,
     _empty,
     _expanded_size,
     _line_of,
@@ -177,22 +179,25 @@ def load_spec(path: str | Path) -> BaseSpec:
     return loads_spec(text, source=source, base_dir=base)
 
 
-def json_schema(kind: str | None = None) -> dict[str, Any]:
-    """JSON Schema of one kind's spec, or of all kinds (one of them, selected by ``kind``)."""
+def json_schema(kind: str | None = None, *, ref_template: str = DEFAULT_REF_TEMPLATE) -> dict[str, Any]:
+    """JSON Schema of one kind's spec, or of all kinds (one of them, selected by ``kind``: the
+    discriminator; every spec lists ``kind`` as required). What ``cpwords schema`` prints and what
+    the server's OpenAPI document gives as the body of ``/api/solve`` and ``/api/jobs``
+    (``ref_template``: where the definitions go)."""
     from pydantic import TypeAdapter
 
     if kind is not None:
-        return spec_class(kind).model_json_schema()
+        return spec_class(kind).model_json_schema(ref_template=ref_template, schema_generator=SpecJsonSchema)
     classes = all_spec_classes()
     if not classes:
         return {"title": "cpwords puzzle", "oneOf": []}
     if len(classes) == 1:
-        return classes[0].model_json_schema()
+        return classes[0].model_json_schema(ref_template=ref_template, schema_generator=SpecJsonSchema)
     import functools
     import operator
     from typing import Annotated
 
     union: Any = Annotated[functools.reduce(operator.or_, classes), Field(discriminator="kind")]
-    schema = TypeAdapter(union).json_schema()
+    schema = TypeAdapter(union).json_schema(ref_template=ref_template, schema_generator=SpecJsonSchema)
     schema["title"] = "cpwords puzzle"
     return schema

@@ -7,7 +7,6 @@ requests (off-loop, in a thread, for specs) and copies the answers the workers s
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import AsyncIterator
@@ -16,7 +15,7 @@ from typing import Any
 
 import anyio
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
 from cpwords import puzzles
 from cpwords.errors import InputError
@@ -24,6 +23,7 @@ from cpwords.server import config as limits
 from cpwords.server.intake import RequestError, media_type, read_body, spec_input, validate
 from cpwords.server.jobs import FAILED, FINAL, Job, QueueFull
 from cpwords.server.pool import WorkerPool
+from cpwords.server.wire import dumps
 
 router = APIRouter()
 
@@ -48,7 +48,7 @@ def _pool(request: Request) -> WorkerPool:
 
 
 def _json(data: bytes | dict[str, Any] | list[Any], status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    content = data if isinstance(data, bytes) else json.dumps(data, separators=(",", ":")).encode()
+    content = data if isinstance(data, bytes) else dumps(data)
     return Response(content, status_code=status, media_type="application/json", headers=headers)
 
 
@@ -85,10 +85,11 @@ async def schema(kind: str) -> Response:
 def _schema(kind: str) -> bytes:
     from cpwords.puzzles.loading import json_schema
 
-    return json.dumps(json_schema(kind)).encode()
+    return dumps(json_schema(kind))
 
 
-@router.get("/api/models/{folder}", tags=["kinds"], summary="The shapes shipped in one folder of models/")
+@router.get("/api/models/{folder}", tags=["kinds"], summary="The shapes shipped in one folder of models/",
+            responses={404: _ERRORS})
 async def models(folder: str) -> Response:
     """Names of the shipped shapes: ``grids``, ``boards``, ``ruzzle`` (bonus layouts)."""
     from cpwords.geometry import shipped_shapes
@@ -99,7 +100,8 @@ async def models(folder: str) -> Response:
     return _json({"folder": folder, "names": names})
 
 
-@router.get("/api/models/{folder}/{name}", tags=["kinds"], summary="One shipped shape, as data")
+@router.get("/api/models/{folder}/{name}", tags=["kinds"], summary="One shipped shape, as data",
+            responses={404: _ERRORS})
 async def model(folder: str, name: str) -> Response:
     """A shipped shape (grid rows, board nodes and edges, bonus layout) as its YAML data."""
     from cpwords.geometry import read_shape, shipped_shapes
@@ -154,7 +156,7 @@ def _answer(job: Job) -> Response:
 @router.post("/api/solve", tags=["solve"], summary="Solve one puzzle and wait for the answer",
              responses={200: {"description": "`spec` (validated, defaults filled in), `result` (what "
                                              "`cpwords solve --json` prints) and `pictures` (SVG, when asked)"},
-                        413: _ERRORS, 422: _ERRORS, 429: _ERRORS})
+                        400: _ERRORS, 413: _ERRORS, 415: _ERRORS, 422: _ERRORS, 429: _ERRORS})
 async def solve(request: Request, pictures: bool = Query(False, description="also draw the answer as SVG"),
                 blank: bool = Query(False, description="draw the player's view, without the answer")) -> Response:
     """Solve a spec sent as JSON (``Content-Type: application/json``) or as YAML text
@@ -170,7 +172,7 @@ async def solve(request: Request, pictures: bool = Query(False, description="als
 
 
 @router.post("/api/jobs", tags=["jobs"], status_code=202, summary="Start a solve as a job",
-             responses={413: _ERRORS, 422: _ERRORS, 429: _ERRORS})
+             responses={400: _ERRORS, 413: _ERRORS, 415: _ERRORS, 422: _ERRORS, 429: _ERRORS})
 async def start_job(request: Request, pictures: bool = Query(False, description="also draw the answer as SVG"),
                     blank: bool = Query(False, description="draw the player's view, without the answer")) -> Response:
     """Queue a spec (JSON or YAML, as for ``/api/solve``); answers at once with the job's id."""
@@ -222,8 +224,8 @@ async def job_events(request: Request, job_id: str) -> StreamingResponse:
                 # thread may finish between two reads, and an ``end`` event must carry the end state.
                 snapshot = job.state()
                 final = snapshot["status"] in FINAL
-                state = json.dumps(snapshot, separators=(",", ":"))
-                yield f"event: {'end' if final else 'state'}\ndata: {state}\n\n".encode()
+                state = dumps(snapshot)
+                yield b"event: " + (b"end" if final else b"state") + b"\ndata: " + state + b"\n\n"
                 if final:
                     return
             elif not await job.wait(version, timeout=KEEPALIVE_S):
@@ -261,6 +263,6 @@ async def word_info(request: Request, name: str, word: str) -> Response:
 
 
 @router.get("/healthz", tags=["server"], summary="Is the server up")
-async def health(request: Request) -> JSONResponse:
+async def health(request: Request) -> Response:
     """``{"status": "ok"}`` and the pool's load (workers, busy, queued)."""
-    return JSONResponse({"status": "ok", **_pool(request).counts()})
+    return _json({"status": "ok", **_pool(request).counts()})

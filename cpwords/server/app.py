@@ -30,6 +30,7 @@ from cpwords.server import config as limits
 from cpwords.server.config import WORKER_MEMORY_ENV, ServerConfig, size_text
 from cpwords.server.intake import RequestError
 from cpwords.server.pool import WorkerPool
+from cpwords.server.wire import dumps
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 #: The cookie a page link with ``?token=`` sets, so that pages, their scripts and SSE need no header.
@@ -39,6 +40,14 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 #: Paths that need no token: the static files (the same for everyone) and the health check.
 OPEN_PREFIXES = ("/static/", "/healthz")
+
+
+class StrictJSONResponse(JSONResponse):
+    """Starlette's JSON response, written as every body of the server is (:func:`wire.dumps`:
+    strict JSON, never ``NaN`` or a lone surrogate)."""
+
+    def render(self, content: Any) -> bytes:
+        return dumps(content)
 
 
 class Guard:
@@ -56,7 +65,7 @@ class Guard:
         declared = headers.get("content-length", "")
         if declared and (not declared.isdigit() or int(declared) > limits.MAX_BODY_BYTES):
             body = RequestError.of(413, f"the request body is larger than {size_text(limits.MAX_BODY_BYTES)}").body
-            await JSONResponse(body, status_code=413)(scope, receive, send)
+            await StrictJSONResponse(body, status_code=413)(scope, receive, send)
             return
         path: str = scope["path"]
         if self.config.token and not path.startswith(OPEN_PREFIXES):
@@ -101,7 +110,7 @@ class Guard:
             return response
         if scope["path"].startswith("/api/") or scope["path"] == "/openapi.json":
             body = RequestError.of(401, "this server needs a token: send 'Authorization: Bearer TOKEN'").body
-            return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": "Bearer"})
+            return StrictJSONResponse(body, status_code=401, headers={"WWW-Authenticate": "Bearer"})
         page = ("<!doctype html><meta charset=utf-8><title>cpwords: token needed</title>"
                 "<h1>This cpwords server needs a token</h1>"
                 "<p>Open the link you were given, with <code>?token=…</code> at its end.</p>")
@@ -162,7 +171,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestError)
     async def refused(request: Request, exc: RequestError) -> Response:
-        return JSONResponse(exc.body, status_code=exc.status, headers=exc.headers)
+        return StrictJSONResponse(exc.body, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameter(request: Request, exc: RequestValidationError) -> Response:
@@ -171,13 +180,13 @@ def _add_error_handlers(app: FastAPI) -> None:
         value = first.get("input")
         body = RequestError.of(422, str(first.get("msg", "invalid parameter")), field=field,
                                value=value if isinstance(value, str | int | float | bool) else None).body
-        return JSONResponse(body, status_code=422)
+        return StrictJSONResponse(body, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if request.url.path.startswith("/api/") or exc.status_code != 404:
             message = exc.detail if isinstance(exc.detail, str) else "error"
-            return JSONResponse(RequestError.of(exc.status_code, message).body, status_code=exc.status_code,
+            return StrictJSONResponse(RequestError.of(exc.status_code, message).body, status_code=exc.status_code,
                                 headers=getattr(exc, "headers", None))
         from cpwords.server.pages import not_found_page
 
@@ -189,7 +198,7 @@ def _add_error_handlers(app: FastAPI) -> None:
         import traceback
 
         traceback.print_exception(exc, file=sys.stderr)
-        return JSONResponse(RequestError.of(500, "internal error; the server log has the details").body,
+        return StrictJSONResponse(RequestError.of(500, "internal error; the server log has the details").body,
                             status_code=500)
 
 
@@ -220,17 +229,10 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     ``/api/solve`` and ``/api/jobs`` (read from the registry's pydantic specs)."""
     if app.openapi_schema:
         return app.openapi_schema
-    import functools
-    import operator
-    from typing import Annotated
-
-    from pydantic import Field, TypeAdapter
-
-    from cpwords.puzzles.loading import all_spec_classes
+    from cpwords.puzzles.loading import json_schema
 
     schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
-    union: Any = Annotated[functools.reduce(operator.or_, all_spec_classes()), Field(discriminator="kind")]
-    spec_schema = TypeAdapter(union).json_schema(ref_template="#/components/schemas/{model}")
+    spec_schema = json_schema(ref_template="#/components/schemas/{model}")  # what `cpwords schema` prints
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components.update(spec_schema.pop("$defs", {}))
     components["PuzzleSpec"] = spec_schema

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 #: Hosts that only this machine can reach.
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+#: Bounds of ``--max-time`` (seconds, exclusive) and ``--max-memory`` (mebibytes, inclusive).
+MAX_TIME_S = 1_000_000
+MIN_MEMORY_MIB, MAX_MEMORY_MIB = 256, 2**40
 
 
 def add_parser(subparsers: argparse._SubParsersAction[Any], parents: Sequence[argparse.ArgumentParser] = ()) -> None:
@@ -65,11 +68,12 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     memory = getattr(args, "max_memory", None)
     for option, value, ok, rule in (
             ("--workers", args.workers, args.workers is None or args.workers >= 1, "at least 1"),
-            ("--max-time", args.max_time, 0 < args.max_time < 1e6, "a number of seconds above 0"),
+            ("--max-time", args.max_time, 0 < args.max_time < MAX_TIME_S,
+             f"a number of seconds above 0 and below {MAX_TIME_S:,}"),
             ("--queue", args.queue, args.queue >= 1, "at least 1"),
             ("--token", token, token is None or bool(token.strip()), "not blank"),
-            ("--max-memory", memory, memory is None or 256 <= memory <= 2**40,
-             "a number of mebibytes from 256")):
+            ("--max-memory", memory, memory is None or MIN_MEMORY_MIB <= memory <= MAX_MEMORY_MIB,
+             f"a number of mebibytes from {MIN_MEMORY_MIB} to {MAX_MEMORY_MIB:,} (2**40)")):
         if not ok:
             raise InputError(f"must be {rule}", field=option, value=value)
     return ServerConfig(host=args.host, port=args.port, workers=args.workers or default_workers(),

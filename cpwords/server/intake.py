@@ -10,7 +10,6 @@ the JSON body (the CLI's one-line message with field and value).
 from __future__ import annotations
 
 import json
-from pathlib import PurePath
 from typing import Any
 
 from pydantic import BaseModel
@@ -19,6 +18,7 @@ from starlette.requests import Request
 from cpwords.errors import InputError
 from cpwords.server import config as limits
 from cpwords.server.config import size_text
+from cpwords.server.wire import shown
 from cpwords.server.worker import error_body
 
 #: Media types read as YAML text (anything else but JSON is refused).
@@ -38,7 +38,8 @@ class RequestError(Exception):
     def of(cls, status: int, message: str, *, field: str | None = None, value: Any = None) -> RequestError:
         """A refusal with a plain message (no InputError behind it)."""
         head = f"field '{field}': " if field else ""
-        return cls(status, {"error": head + message, "message": message, "field": field, "value": value, "line": None})
+        return cls(status, {"error": head + message, "message": message, "field": field, "value": shown(value),
+                            "line": None})
 
     @classmethod
     def bad_input(cls, exc: InputError) -> RequestError:
@@ -130,24 +131,10 @@ def validate(spec_in: dict[str, Any] | str) -> Any:
             spec = parse_spec(spec_in, source="spec", allow_files=False)
         check_inline_words(spec)
     except InputError as exc:
-        raise RequestError.bad_input(_refused_file(exc)) from None
+        raise RequestError.bad_input(exc) from None
     except RecursionError:
         raise RequestError.of(422, "the spec is nested too deeply") from None
     return spec
-
-
-def _refused_file(exc: InputError) -> InputError:
-    """The refusal of a shape or layout file, said plainly.
-
-    A shape field is ``str | file``; when the file is refused, the validation error that
-    :mod:`cpwords.specs` reports is the ``str`` branch's ("field 'board.str', value
-    PosixPath(...): Input should be a valid string"). Until specs prefers the ``file_refused``
-    error of a union, the server says what happened.
-    """
-    if exc.field and exc.field.endswith(".str") and isinstance(exc.value, PurePath):
-        return InputError("files cannot be named here; use a shipped name or inline data", source=exc.source,
-                          field=exc.field.removesuffix(".str"), value=str(exc.value), line=exc.line)
-    return exc
 
 
 def check_inline_words(model: BaseModel, path: str = "") -> None:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
 import threading
 import time
 from typing import Any
+
+from cpwords.server.wire import dumps
 
 #: Job states; the last three are final.
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
@@ -94,7 +95,7 @@ class Job:
     def to_json(self) -> bytes:
         """The job as JSON: its state, and the answer's ``spec``, ``result`` and ``pictures`` when
         there is one (spliced in as bytes: the worker serialised them already)."""
-        head = json.dumps(self.state(), separators=(",", ":")).encode()
+        head = dumps(self.state())
         if self.answer is None:
             return head
         return head[:-1] + b"," + self.answer[1:]

@@ -38,6 +38,7 @@ from cpwords.engines.workers import kill_group, track, untrack
 from cpwords.server import config as limits
 from cpwords.server.config import ServerConfig
 from cpwords.server.jobs import CANCELLED, DONE, FAILED, RUNNING, Job, QueueFull
+from cpwords.server.wire import dumps
 
 #: Seconds a new worker may take to start before its first job counts as failed.
 BOOT_S = 60.0
@@ -262,7 +263,7 @@ def _overdue(stand_in: bytes, job: Job, seconds: float) -> bytes:
     if doing:
         result["message"] += f" (the solve was still at: {doing})"
     result["stats"]["wall_s"] = round(seconds, 3)
-    return json.dumps(answer, separators=(",", ":")).encode()
+    return dumps(answer)
 
 
 class WorkerPool:

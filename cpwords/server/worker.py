@@ -31,7 +31,6 @@ The answer is serialised here, in the worker, so the server's event loop only co
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import sys
@@ -45,6 +44,7 @@ from typing import Any
 
 # _MISSING: how InputError says "no value given" (None is a value a user can give).
 from cpwords.errors import _MISSING, InputError
+from cpwords.server.wire import dumps, shown
 
 #: Seconds between two progress messages of one job (the bar needs no more).
 PROGRESS_EVERY_S = 0.1
@@ -56,15 +56,11 @@ def error_body(exc: InputError) -> dict[str, Any]:
     >>> error_body(InputError("unknown field", field="strat", value="cold"))["error"]
     "field 'strat', value 'cold': unknown field"
     """
-    value = None if exc.value is _MISSING else exc.value
-    try:
-        shown = json.dumps(value)
-    except (TypeError, ValueError):
-        value, shown = repr(value), ""
-    if len(shown) > 200:  # a huge value is shown the way the one line shows it
-        value = repr(value)[:57] + "..."
-    return {"error": exc.one_line(), "message": exc.message, "field": exc.field, "value": value,
-            "line": exc.line}
+    value = None if exc.value is _MISSING else shown(exc.value)
+    if len(dumps(value)) > 200:  # a huge value is shown the way the one line shows it
+        value = shown(repr(exc.value)[:57] + "...")
+    return {"error": exc.one_line(), "message": exc.message, "field": exc.field and shown(exc.field),
+            "value": value, "line": exc.line}
 
 
 class _Reporter:
@@ -223,7 +219,7 @@ def solve_answer(data: Any, budget: Any, options: dict[str, Any], tell: Any = No
         result.stats["solutions_not_sent"] = len(result.solutions) - cap
         result.solutions = result.solutions[:cap]
     answer = {"spec": spec.model_dump(mode="json"), "result": result.model_dump(mode="json"), "pictures": pictures}
-    return json.dumps(answer, separators=(",", ":")).encode()
+    return dumps(answer)
 
 
 def stand_in_answer(spec: Any, max_time: float) -> bytes:
@@ -238,7 +234,7 @@ def stand_in_answer(spec: Any, max_time: float) -> bytes:
         "stopped": "time_limit"}, message=f"the server's time limit ({max_time:g} s) was reached "
                     "before the solve could answer; nothing it found in time can be sent")
     answer = {"spec": spec.model_dump(mode="json"), "result": result.model_dump(mode="json"), "pictures": []}
-    return json.dumps(answer, separators=(",", ":")).encode()
+    return dumps(answer)
 
 
 def _pictures(kind: Any, spec: Any, result: Any, *, blank: bool = False) -> list[str]:
@@ -261,7 +257,7 @@ def word_answer(name: str, word: str) -> bytes:
     from cpwords.specs import DictionaryRef
 
     facts = word_facts(word, DictionaryRef(name=name))
-    return json.dumps(facts, separators=(",", ":"), default=str).encode()
+    return dumps(facts, default=str)
 
 
 def _too_big() -> dict[str, Any]:
