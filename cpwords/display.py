@@ -147,7 +147,8 @@ class PlainTable:
     def lines(self) -> Iterator[str]:
         """The table's lines (without line ends): title, header, one line a row."""
         rows = iter(self.rows)
-        head = [[_cell(v) for v in row] for row in itertools.islice(rows, self.MEASURED)]
+        head_raw = list(itertools.islice(rows, self.MEASURED))
+        head = [[_cell(v) for v in row] for row in head_raw]
         widths = [max([len(c)] + [len(r[i]) for r in head]) for i, c in enumerate(self.columns)]
         if self.title:
             yield self.title
@@ -155,8 +156,21 @@ class PlainTable:
             yield self._line(self.columns, widths)
         for row in head:
             yield self._line(row, widths)
+        if "center" in self.justify:
+            for raw in rows:
+                yield self._line([_cell(v) for v in raw], widths)
+            return
+        # One format for every other row (what _line does, in one call: millions of rows); a
+        # column of numbers formats its numbers itself, and a row it cannot take goes cell by cell.
+        numbers = [bool(head) and all(type(r[i]) is int for r in head_raw) for i in range(len(widths))]
+        counted = [i for i, n in enumerate(numbers) if n]
+        line = "  ".join(f"{{{'' if n else '!s'}:{'>' if j == 'right' else '<'}{w}{',' if n else ''}}}"
+                         for w, j, n in zip(widths, self.justify, numbers, strict=True))
         for raw in rows:
-            yield self._line([_cell(v) for v in raw], widths)
+            if len(raw) == len(numbers) and all(type(raw[i]) is int for i in counted):
+                yield line.format(*raw).rstrip()
+            else:
+                yield self._line([_cell(v) for v in raw], widths)
 
     def _line(self, cells: Sequence[str], widths: Sequence[int]) -> str:
         return "  ".join(c.rjust(w) if j == "right" else c.center(w) if j == "center" else c.ljust(w)

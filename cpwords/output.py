@@ -58,7 +58,8 @@ def emit(renderable: Any, file: IO[str] | None = None) -> None:
 
 class JsonWriter:
     """Writes results as ``json.dumps(payload, indent=2)`` would (one result: the object; a
-    batch: a list), one answer at a time, as the results come.
+    batch: a list), one answer at a time, as the results come; ``compact``: as
+    ``json.dumps(payload, separators=(",", ":"))`` would (the server's answers).
 
     >>> import io
     >>> from cpwords.results import Result
@@ -69,8 +70,8 @@ class JsonWriter:
     'optimal'
     """
 
-    def __init__(self, file: IO[str], *, batch: bool) -> None:
-        self.file, self.batch, self.written = file, batch, 0
+    def __init__(self, file: IO[str], *, batch: bool, compact: bool = False) -> None:
+        self.file, self.batch, self.written, self.compact = file, batch, 0, compact
 
     def __enter__(self) -> JsonWriter:
         if self.batch:
@@ -80,6 +81,9 @@ class JsonWriter:
     def write(self, result: Any) -> None:
         """Write one result (after the ones before it); a plain mapping (a bad document's error
         in a batch) as it is."""
+        if self.compact:
+            self._compact(result)
+            return
         indent = "  " if self.batch else ""
         if self.batch:
             self.file.write(",\n" if self.written else "\n")
@@ -101,6 +105,26 @@ class JsonWriter:
         self.file.write(f"\n{indent}}}")
         self.written += 1
 
+    def _compact(self, result: Any) -> None:
+        if self.batch and self.written:
+            self.file.write(",")
+        self.written += 1
+        if isinstance(result, dict):
+            self.file.write(json.dumps(result, separators=(",", ":"), allow_nan=False))
+            return
+        fields = result.model_dump(mode="json", exclude={"solutions"})
+        self.file.write("{")
+        for k, name in enumerate(type(result).model_fields):
+            self.file.write(f'{"," if k else ""}{json.dumps(name)}:')
+            if name == "solutions":
+                self.file.write("[")
+                for j, solution in enumerate(result.solutions):
+                    self.file.write(("," if j else "") + solution.model_dump_json())
+                self.file.write("]")
+            else:
+                self.file.write(json.dumps(fields[name], separators=(",", ":"), allow_nan=False))
+        self.file.write("}")
+
     def _solutions(self, solutions: Sequence[Any], indent: str) -> None:
         if not solutions:
             self.file.write("[]")
@@ -114,8 +138,9 @@ class JsonWriter:
 
     def __exit__(self, *exc: object) -> None:
         if self.batch:
-            self.file.write("\n]" if self.written else "]")
-        self.file.write("\n")
+            self.file.write("\n]" if self.written and not self.compact else "]")
+        if not self.compact:
+            self.file.write("\n")
         self.file.flush()
 
 

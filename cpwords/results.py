@@ -8,18 +8,27 @@ explaining an infeasible or failed solve. ``cpwords solve --json`` prints exactl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
-from typing import Any, Literal, Protocol, Self
+from typing import Any, Literal, Protocol, Self, TypeVar, overload
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    SerializerFunctionWrapHandler,
+    field_serializer,
+)
 
 
 class SearchOutcome(Protocol):
     """What :meth:`Result.from_search` reads of an engine's outcome
     (:class:`cpwords.engines.found.Found`; the results know no engine)."""
 
-    answers: list[Any]
+    @property
+    def answers(self) -> Sequence[Any]: ...
+
     count: int | None
     complete: bool
     stopped: str | None
@@ -113,7 +122,14 @@ class Solution(BaseModel):
         >>> Solution.trusted({"words": ["cat"]}).words
         ['cat']
         """
-        return cls.trusted_many([fields])[0]
+        if cls.__pydantic_post_init__ or fields.keys() != cls.__pydantic_fields__.keys():
+            return cls.model_construct(**fields)
+        answer = object.__new__(cls)  # what trusted_many does, without its list (a listing makes millions)
+        _set(answer, "__dict__", fields)
+        _set(answer, "__pydantic_fields_set__", set(fields))
+        _set(answer, "__pydantic_extra__", {})
+        _set(answer, "__pydantic_private__", None)
+        return answer
 
     @classmethod
     def trusted_many(cls, rows: Iterable[dict[str, Any]]) -> list[Self]:
@@ -141,6 +157,70 @@ class Solution(BaseModel):
             out.append(answer)
         return out
 
+S = TypeVar("S", bound=Solution)
+
+
+class Rows(Protocol):
+    """What :class:`Solutions` keeps: a sequence of a kind's plain answers (a list, an array)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: Any, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Solutions(Sequence[S]):
+    """The answers of a result, kept as the kind's plain data (word indexes, letter vectors …) and
+    made into Solution objects one at a time, when read.
+
+    A listing of millions of answers then takes a few bytes an answer instead of a Solution
+    object each, and the check and the writers stream through it: every answer found is listed,
+    however many there are. Reading an answer twice makes two equal objects. Pickled (sent to
+    another process), it becomes a plain list.
+
+    >>> answers = Solutions([["cat"], ["dog"]], lambda words: Solution.trusted({"words": words}))
+    >>> len(answers), answers[1].words, [s.words for s in answers[:1]]
+    (2, ['dog'], [['cat']])
+    >>> answers == [Solution(words=["cat"]), Solution(words=["dog"])]
+    True
+    """
+
+    __slots__ = ("_make", "_rows")
+
+    def __init__(self, rows: Rows, make: Callable[[Any], S]) -> None:
+        self._rows, self._make = rows, make
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> S: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Solutions[S]: ...
+
+    def __getitem__(self, index: int | slice) -> S | Solutions[S]:
+        if isinstance(index, slice):
+            return Solutions(self._rows[index], self._make)
+        return self._make(self._rows[index])
+
+    def __iter__(self) -> Iterator[S]:
+        return map(self._make, self._rows)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]  # a sequence that compares by value
+
+    def __repr__(self) -> str:
+        return f"Solutions({len(self):,} answers)"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return list, (list(self),)
+
 
 class Result(BaseModel):
     """The outcome of solving one puzzle, the same shape for every kind."""
@@ -158,7 +238,8 @@ class Result(BaseModel):
     title: str | None = None
     """The puzzle's title, when it has one."""
     solutions: list[SerializeAsAny[Solution]] = Field(default_factory=list)
-    """The answers found, best first when there is an order."""
+    """The answers found, best first when there is an order: every answer the search found (a
+    kind's solve gives a :class:`Solutions`, which makes each Solution object when it is read)."""
     count: int | None = None
     """The number of answers, for counting tasks."""
     count_exact: bool | None = None
@@ -170,6 +251,10 @@ class Result(BaseModel):
     ``wall_s`` always, ``seed`` when random, engine figures."""
     message: str | None = None
     """Why, when the status is infeasible, unknown or error."""
+
+    @field_serializer("solutions", mode="wrap")
+    def _every_solution(self, solutions: Sequence[Solution], handler: SerializerFunctionWrapHandler) -> Any:
+        return handler(solutions if isinstance(solutions, list) else list(solutions))
 
     @property
     def solved(self) -> bool:
@@ -199,7 +284,8 @@ class Result(BaseModel):
         ----------
         spec: the solved spec (gives ``kind``, ``engine``, ``task``).
         found: what the engine returned.
-        solutions: the answers as Solution objects (the kind converts ``found.answers``).
+        solutions: the answers as Solution objects (the kind converts ``found.answers``, see
+            :meth:`cpwords.engines.found.Found.convert`): every one of them is kept.
         infeasible: why nothing exists, said in the kind's words (used when the search finished
             without an answer and ``found.message`` says nothing more precise).
         what: the noun for one answer in messages (``grid``, ``board`` …).
@@ -213,19 +299,13 @@ class Result(BaseModel):
         >>> r.status.value, r.count, r.count_exact, r.message
         ('feasible', 7, False, 'the time limit was reached: the count is a lower bound')
         """
-        dropped = found.stats.get("answers_dropped") or 0
-        # Answers found but dropped before they could be listed were still found: never "unknown".
-        status = Status.of_search(found=bool(solutions) or found.found or dropped > 0, complete=found.complete)
+        status = Status.of_search(found=bool(solutions) or found.found, complete=found.complete)
         message = found.message
         if message is None:
             message = _standard_message(status, found, what, infeasible, asked, shown=len(solutions))
-        if dropped:
-            note = (f"{dropped:,} more {what}s were found but not listed within the time limit" if solutions else
-                    f"{dropped:,} {what}s were found but the time limit ended before any could be listed")
-            message = f"{message}; {note}" if message else note
         return cls.trusted({
             "kind": spec.kind, "status": status, "engine": spec.engine, "task": spec.task, "title": None,
-            "solutions": list(solutions), "count": found.count,
+            "solutions": solutions if isinstance(solutions, Solutions) else list(solutions), "count": found.count,
             "count_exact": None if found.count is None else found.complete,
             "objective": found.objective if objective is None else objective,
             "stats": {**(stats or {}), **found.stats}, "message": message,
@@ -274,7 +354,6 @@ STATS: dict[str, str] = {
     "method": "how a count was obtained (sum-product, inclusion-exclusion, enumeration …)",
     "workers": "worker processes of the execution layer used",
     "stopped": "why the search stopped early (time_limit, interrupted, limit, memory, solver)",
-    "answers_dropped": "answers found but not listed: the time limit ended the listing first",
 }
 
 

@@ -247,6 +247,8 @@ def test_an_enumeration_cut_by_its_limit_keeps_the_unchecked_rest(tmp_path: Path
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["status"] == "feasible" and len(result["solutions"]) > 1
+    # Every answer found is listed (issue 34, G5: "N more answers were found but not listed" is gone).
+    assert len(result["solutions"]) == result["count"] and "not listed" not in result["message"]
     stats = result["stats"]
     checked = stats.get("unchecked_from", len(result["solutions"]))
     assert checked + stats.get("unchecked", 0) == len(result["solutions"])

@@ -248,6 +248,23 @@ class Budget:
 
         return tick
 
+    def hold(self, seconds: float) -> None:
+        """Set ``seconds`` aside at the end of the budget for work after the search that does not
+        look at the clock (writing out the answers found): the deadline comes that much sooner
+        for everything that reads it (the search, the check). Nothing changes without a deadline.
+
+        A listing whose answers come faster than they can be written holds each answer's writing
+        time as it finds it (:data:`cpwords.engines.found.WRITE_S`), so that every answer found is
+        written and the whole command still ends within its limit.
+
+        >>> b = Budget(10.0)
+        >>> b.hold(4.0)
+        >>> 5.0 < b.left() <= 6.0
+        True
+        """
+        if self.deadline is not None:
+            self.deadline -= seconds
+
     # -- stopping
 
     def stop(self, reason: str = "interrupted") -> None:

@@ -13,19 +13,20 @@ then builds the one Result with :meth:`cpwords.results.Result.from_search`.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from cpwords.engines.budget import Budget
+    from cpwords.results import Solution, Solutions
 
-T = TypeVar("T")
+S = TypeVar("S", bound="Solution")
 
-#: Seconds past the deadline that turning answers into Solution objects may take before the
-#: remaining answers are dropped (a listing of millions must not outlive its time limit).
-CONVERT_GRACE_S = 0.3
+#: Seconds that checking and writing out one answer take after the search, about (a Letter Boxed
+#: answer: made into its Solution, checked, written as text or JSON). A listing that finds answers
+#: faster than that holds this much of its budget per answer (:meth:`Budget.hold`), so that every
+#: answer it found is written within the time limit.
+WRITE_S = 1e-5
 
 #: Reasons a search stopped before it finished.
 TIME_LIMIT = "time_limit"
@@ -43,7 +44,8 @@ class Found:
 
     Attributes
     ----------
-    answers: the answers found, in the kind's plain data, best first where there is an order.
+    answers: the answers found, in the kind's plain data, best first where there is an order (a
+        list, or a compact sequence of the kind's own for listings of millions).
     complete: the search finished: the answer is optimal, the listing or the count is complete.
     count: the number of answers, for counting and listing tasks.
     objective: the optimised value of the best answer, when the task optimises one.
@@ -53,7 +55,7 @@ class Found:
     message: a kind-specific explanation, used instead of the standard one.
     """
 
-    answers: list[Any] = field(default_factory=list)
+    answers: MutableSequence[Any] = field(default_factory=list)
     complete: bool = True
     count: int | None = None
     objective: int | float | None = None
@@ -72,21 +74,15 @@ class Found:
         self.stopped = reason or TIME_LIMIT
         return self
 
-    def convert(self, make: Callable[[Any], T], budget: Budget | None = None,
-                grace: float = CONVERT_GRACE_S) -> list[T]:
-        """``make(answer)`` for each answer, in order, until ``grace`` seconds past the budget's
-        deadline; the answers left are dropped (``stats["answers_dropped"]``) and the search is
-        marked incomplete, so a time limit bounds the listing as well as the search. The first
-        64 are always made: a search that found answers after its deadline (a slow start on an
-        empty cache) still shows them, not "nothing found"."""
-        end = None if budget is None or budget.deadline is None else budget.deadline + grace
-        out: list[T] = []
-        for i, answer in enumerate(self.answers):
-            if end is not None and i and i % 64 == 0 and time.monotonic() > end:
-                self.stats["answers_dropped"] = len(self.answers) - i
-                self.answers = self.answers[:i]
-                if self.stopped is None:
-                    self.stop(TIME_LIMIT)
-                break
-            out.append(make(answer))
-        return out
+    def convert(self, make: Callable[[Any], S]) -> Solutions[S]:
+        """The answers as Solution objects, every one: ``make(answer)`` is called when an answer
+        is read (by the check, the writers), so that a listing of millions costs neither the time
+        nor the memory of millions of objects before it is written.
+
+        >>> from cpwords.results import Solution
+        >>> Found(answers=[["cat"]]).convert(lambda words: Solution(words=words))[0].words
+        ['cat']
+        """
+        from cpwords.results import Solutions
+
+        return Solutions(self.answers, make)

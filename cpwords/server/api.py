@@ -7,6 +7,7 @@ requests (off-loop, in a thread, for specs) and copies the answers the workers s
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import AsyncIterator
@@ -15,11 +16,12 @@ from typing import Any
 
 import anyio
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import FileResponse, Response, StreamingResponse
 
 from cpwords import puzzles
 from cpwords.errors import InputError
 from cpwords.server import config as limits
+from cpwords.server.config import size_text
 from cpwords.server.intake import RequestError, media_type, read_body, spec_input, validate
 from cpwords.server.jobs import FAILED, FINAL, Job, QueueFull
 from cpwords.server.pool import WorkerPool
@@ -121,8 +123,10 @@ async def _spec_job(request: Request, pictures: bool, blank: bool) -> Job:
     spec_in = spec_input(body, media_type(request))
     spec = await anyio.to_thread.run_sync(validate, spec_in)
     config = request.app.state.config
+    spool = _pool(request).spool
     options = {"max_time": config.max_time, "threads": config.solve_threads, "pictures": pictures or blank,
-               "blank": blank, "max_solutions": limits.MAX_SOLUTIONS}
+               "blank": blank, "max_answer_bytes": config.max_answer_bytes,
+               "spool": None if spool is None else str(spool)}
     return _submit(request, Job("solve", (spec_in, options), kind=spec.kind))
 
 
@@ -168,7 +172,8 @@ async def solve(request: Request, pictures: bool = Query(False, description="als
     finally:
         if not job.final:
             _pool(request).cancel(job)
-        _pool(request).forget(job)
+        if job.download is None:  # a full result to download keeps its job (as a job's would)
+            _pool(request).forget(job)
 
 
 @router.post("/api/jobs", tags=["jobs"], status_code=202, summary="Start a solve as a job",
@@ -195,6 +200,26 @@ async def get_job(request: Request, job_id: str) -> Response:
     """``status`` is queued, running, done, failed or cancelled; ``result``, ``spec`` and
     ``pictures`` come with the answer."""
     return _json(_job(request, job_id).to_json())
+
+
+@router.get("/api/jobs/{job_id}/result", tags=["jobs"], summary="A finished job's full result",
+            responses={200: {"description": "the result, what `cpwords solve --json` prints: every answer found"},
+                       404: _ERRORS, 409: _ERRORS, 410: _ERRORS})
+async def job_result(request: Request, job_id: str) -> Response:
+    """The whole result of a finished solve, every answer in it. An answer too big for one JSON
+    body (a listing of hundreds of thousands of answers) names this address in its
+    ``full_result``, and its body lists the first answers only; the file is kept with its job."""
+    job = _job(request, job_id)
+    if job.download is not None:
+        if job.download.is_file():
+            return FileResponse(job.download, media_type="application/json")
+        raise RequestError.of(410, "the full result is no longer kept (the server keeps "
+                                   f"{size_text(limits.MAX_DOWNLOAD_BYTES)} of them; the oldest go first)")
+    if not job.final:
+        raise RequestError.of(409, f"the job has no result yet (it is {job.status})", field="id", value=job_id[:60])
+    if job.answer is None:
+        raise RequestError.of(409, f"the job ended without a result (it {job.status})", field="id", value=job_id[:60])
+    return _json(dumps(json.loads(job.answer)["result"]))
 
 
 @router.delete("/api/jobs/{job_id}", tags=["jobs"], summary="Cancel a job", responses={404: _ERRORS})

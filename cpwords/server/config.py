@@ -21,8 +21,15 @@ from cpwords.engines.budget import usable_cores
 MAX_BODY_BYTES = 1024 * 1024
 #: Most words an inline dictionary (``{words: [...]}``) may hold in a spec sent to the server.
 MAX_INLINE_WORDS = 20_000
-#: Most answers one result sent back may list (the rest are counted in ``stats``).
-MAX_SOLUTIONS = 10_000
+#: Largest answer (spec, result and pictures) sent as one JSON body, about. A bigger result (a
+#: listing of hundreds of thousands of answers) is kept whole as a download, ``GET
+#: /api/jobs/{id}/result``, and the body lists its first :data:`PREVIEW_SOLUTIONS` answers.
+MAX_ANSWER_BYTES = 8 * 1024 * 1024
+#: Answers listed in the body of an answer whose full result is a download.
+PREVIEW_SOLUTIONS = 1000
+#: Bytes of full results the server keeps on disk at most (with their jobs: 15 minutes, 256 jobs);
+#: past it, the oldest are deleted first.
+MAX_DOWNLOAD_BYTES = 4 * 1024**3
 #: Finished jobs kept for ``GET /api/jobs/{id}``; the oldest are forgotten first.
 MAX_FINISHED_JOBS = 256
 #: Seconds a finished job is kept.
@@ -110,6 +117,8 @@ class ServerConfig:
     max_memory: int | None = None
     """Bytes each worker may allocate (None: :func:`default_worker_memory`); a request that needs
     more is answered 422 with a message, and the worker goes on."""
+    max_answer_bytes: int = MAX_ANSWER_BYTES
+    """Largest answer sent as one JSON body; a bigger result is a download (see the constant)."""
 
     def __post_init__(self) -> None:
         if self.max_time <= 0:
@@ -125,6 +134,8 @@ class ServerConfig:
             self.max_memory = default_worker_memory(self.workers)
         if self.max_memory < 256 * 1024**2:
             raise ValueError(f"max_memory must be at least 256 MiB (got {self.max_memory})")
+        if self.max_answer_bytes < 1:
+            raise ValueError(f"max_answer_bytes must be positive (got {self.max_answer_bytes})")
 
     @property
     def solve_threads(self) -> int:

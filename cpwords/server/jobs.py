@@ -13,6 +13,7 @@ import contextlib
 import secrets
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from cpwords.server.wire import dumps
@@ -49,6 +50,8 @@ class Job:
         self.finished: float | None = None
         self.progress: dict[str, Any] | None = None
         self.answer: bytes | None = None
+        #: the file of the full result, when it was too big for one JSON body (``GET .../result``)
+        self.download: Path | None = None
         self.error: dict[str, Any] | None = None
         #: the HTTP status a synchronous request reports for ``error`` (422 bad input, 500, 503)
         self.error_status = 0

@@ -25,13 +25,16 @@ import contextlib
 import json
 import math
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import OrderedDict, deque
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from cpwords.engines.workers import kill_group, track, untrack
@@ -255,6 +258,13 @@ class _Slot:
         return True
 
 
+def _size(path: Path | None) -> int:
+    try:
+        return 0 if path is None else path.stat().st_size
+    except OSError:
+        return 0
+
+
 def _overdue(stand_in: bytes, job: Job, seconds: float) -> bytes:
     """The stand-in answer of an overdue job, completed with what its solve was doing."""
     answer = json.loads(stand_in)
@@ -282,9 +292,12 @@ class WorkerPool:
         self.cond = threading.Condition()
         self.slots = [_Slot(self, i) for i in range(config.workers)]
         self.mean_job_s = 1.0
+        #: where the workers write full results too big for one JSON body (made by :meth:`start`)
+        self.spool: Path | None = None
 
     def start(self) -> None:
         """Start the worker processes and their threads."""
+        self.spool = Path(tempfile.mkdtemp(prefix="cpwords-serve-"))  # private (0700), removed by close
         for slot in self.slots:
             slot.spawn()
             slot.thread.start()
@@ -308,6 +321,8 @@ class WorkerPool:
             slot.kill()
         for slot in self.slots:
             slot.thread.join(1.0)
+        if self.spool is not None:
+            shutil.rmtree(self.spool, ignore_errors=True)
 
     # -- jobs
 
@@ -376,6 +391,10 @@ class WorkerPool:
         if job.final:
             return
         job.answer, job.error, job.error_status = answer, error, error_status
+        if answer is not None and self.spool is not None and (self.spool / f"{job.id}.json").is_file():
+            job.download = self.spool / f"{job.id}.json"  # the worker wrote the full result there
+        else:
+            self.drop_files(job)  # a partial one, of a worker stopped while writing it
         job.finished = time.time()
         job.status = status
         if job.started is not None and status == DONE:
@@ -386,16 +405,32 @@ class WorkerPool:
         """Drop a finished job at once (a synchronous solve whose answer has been sent)."""
         with self.cond:
             self.jobs.pop(job.id, None)
+        self.drop_files(job)
+
+    def drop_files(self, job: Job) -> None:
+        """Delete the job's full result (and any part of one) from the spool."""
+        if self.spool is not None:
+            for name in (f"{job.id}.json", f"{job.id}.json.part"):
+                (self.spool / name).unlink(missing_ok=True)
 
     def prune(self) -> None:
-        """Forget the oldest finished jobs beyond the cap, and those finished long ago."""
+        """Forget the oldest finished jobs beyond the cap, and those finished long ago; delete the
+        oldest full results while they take more than :data:`~cpwords.server.config.MAX_DOWNLOAD_BYTES`."""
         now = time.time()
         finished = [j for j in self.jobs.values() if j.final]
         extra = len(finished) - limits.MAX_FINISHED_JOBS
         for job in finished:
             if extra > 0 or (job.finished is not None and now - job.finished > limits.FINISHED_JOB_TTL_S):
                 self.jobs.pop(job.id, None)
+                self.drop_files(job)
                 extra -= 1
+        kept = [j for j in finished if j.download is not None and j.id in self.jobs]
+        size = sum(_size(j.download) for j in kept)
+        for job in kept:  # oldest first
+            if size <= limits.MAX_DOWNLOAD_BYTES:
+                break
+            size -= _size(job.download)
+            self.drop_files(job)  # GET .../result then says it is no longer kept
 
     def counts(self) -> dict[str, int]:
         """Workers, busy workers and waiting jobs (for ``/healthz``)."""

@@ -31,6 +31,7 @@ The answer is serialised here, in the worker, so the server's event loop only co
 
 from __future__ import annotations
 
+import io
 import os
 import queue
 import sys
@@ -40,6 +41,7 @@ import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 # _MISSING: how InputError says "no value given" (None is a value a user can give).
@@ -169,7 +171,8 @@ class _Worker:
             if job_id in self.cancelled:
                 self.cancelled.discard(job_id)
                 budget.stop("interrupted")
-        return solve_answer(data, budget, options, tell=lambda *message: self.send((message[0], job_id, *message[1:])))
+        return solve_answer(data, budget, {**options, "job": job_id},
+                            tell=lambda *message: self.send((message[0], job_id, *message[1:])))
 
 
 def solve_answer(data: Any, budget: Any, options: dict[str, Any], tell: Any = None) -> bytes:
@@ -181,8 +184,9 @@ def solve_answer(data: Any, budget: Any, options: dict[str, Any], tell: Any = No
     data: the spec as plain data (parsed JSON) or as YAML text (one document).
     budget: the job's budget (its deadline is the server's time limit; the stop switch cancels).
     options: ``max_time`` (seconds), ``threads`` (solver threads a solve may use), ``pictures``
-        (render SVG), ``blank`` (pictures without the answer), ``max_solutions`` (answers sent
-        back at most).
+        (render SVG), ``blank`` (pictures without the answer); ``spool``, ``job`` and
+        ``max_answer_bytes``: an answer bigger than that keeps its full result in the file
+        ``SPOOL/JOB.json`` (see :func:`answer_bytes`).
     tell: called as ``tell("solving", stand_in)`` once the spec is valid (``stand_in``: the answer
         the server sends if the solve overruns its limit, see :func:`stand_in_answer`) and as
         ``tell("solved")`` once the solve has its result.
@@ -214,12 +218,96 @@ def solve_answer(data: Any, budget: Any, options: dict[str, Any], tell: Any = No
     pictures: list[str] = []
     if options.get("pictures") and kind.draws and result.solved:
         pictures = _pictures(kind, spec, result, blank=bool(options.get("blank")))
-    cap = int(options.get("max_solutions", 10_000))
-    if len(result.solutions) > cap:
-        result.stats["solutions_not_sent"] = len(result.solutions) - cap
-        result.solutions = result.solutions[:cap]
-    answer = {"spec": spec.model_dump(mode="json"), "result": result.model_dump(mode="json"), "pictures": pictures}
-    return dumps(answer)
+    return answer_bytes(spec, result, pictures, options)
+
+
+def answer_bytes(spec: Any, result: Any, pictures: list[str], options: dict[str, Any]) -> bytes:
+    """The answer as JSON, ``{"spec", "result", "pictures"}``, with every answer of the result in it.
+
+    The result is written one answer at a time (it can hold millions, made when read). When its
+    JSON passes ``options["max_answer_bytes"]`` and the server gave a spool folder, it goes on into
+    ``SPOOL/JOB.json`` (the download ``GET /api/jobs/JOB/result``), and the answer sent is one JSON
+    body of bounded size: its result lists the first :data:`~cpwords.server.config.PREVIEW_SOLUTIONS`
+    answers and says where all of them are, and ``full_result`` gives the address, the answers and
+    the bytes of the whole result.
+    """
+    from cpwords.output import JsonWriter
+    from cpwords.server.config import PREVIEW_SOLUTIONS
+
+    spool, job = options.get("spool"), options.get("job")
+    cap = options.get("max_answer_bytes") if spool and job else None
+    sink = _Spill(cap, Path(str(spool)) / f"{job}.json")
+    try:
+        with JsonWriter(sink, batch=False, compact=True) as writer:  # type: ignore[arg-type]
+            writer.write(result)
+    except BaseException:
+        sink.discard()
+        raise
+    head = {"spec": spec.model_dump(mode="json")}
+    if sink.file is None:
+        return _joined(head, "".join(sink.parts), pictures)
+    size = sink.close()
+    url = f"/api/jobs/{job}/result"
+    shown = min(PREVIEW_SOLUTIONS, len(result.solutions))
+    note = (f"this answer lists the first {shown:,} of the {len(result.solutions):,} answers; the full result, "
+            f"with every one, is at {url}")
+    preview = result.model_copy(update={"solutions": result.solutions[:shown],
+                                        "message": f"{result.message}; {note}" if result.message else note})
+    head["full_result"] = {"url": url, "solutions": len(result.solutions), "bytes": size}
+    out = io.StringIO()
+    with JsonWriter(out, batch=False, compact=True) as writer:
+        writer.write(preview)
+    return _joined(head, out.getvalue(), pictures)
+
+
+def _joined(head: dict[str, Any], result_json: str, pictures: list[str]) -> bytes:
+    """``{**head, "result": …, "pictures": …}`` as compact JSON, the result already written."""
+    start = dumps(head)[:-1].decode("ascii")
+    return f'{start},"result":{result_json},"pictures":{dumps(pictures).decode("ascii")}}}'.encode()
+
+
+class _Spill:
+    """A text sink kept in memory up to ``limit`` characters, then written on into ``path``
+    through the one writer (:class:`cpwords.writer.NewFile`: a fresh temporary in the spool,
+    renamed to ``path`` at :meth:`close`, never over a file that is there)."""
+
+    def __init__(self, limit: int | None, path: Path) -> None:
+        self.limit, self.path = limit, path
+        self.parts: list[str] = []
+        self.size = 0
+        self.file: Any = None
+        self._new: Any = None
+
+    def write(self, text: str) -> int:
+        if self.file is not None:
+            self.file.write(text)
+        else:
+            self.parts.append(text)
+            self.size += len(text)
+            if self.limit is not None and self.size > self.limit:
+                from cpwords.writer import NewFile, Outputs
+
+                claim = Outputs(force=False).claim(self.path, "spool")
+                assert claim is not None
+                self._new = NewFile(claim)
+                self.file = self._new.file
+                self.file.writelines(self.parts)
+                self.parts = []
+        return len(text)
+
+    def flush(self) -> None:
+        if self.file is not None:
+            self.file.flush()
+
+    def close(self) -> int:
+        """Give the file its name; returns its size in bytes."""
+        self._new.commit()
+        return self.path.stat().st_size
+
+    def discard(self) -> None:
+        """Remove what was written (the answer failed)."""
+        if self._new is not None:
+            self._new.discard()
 
 
 def stand_in_answer(spec: Any, max_time: float) -> bytes:

@@ -62,11 +62,10 @@ def result(spec: LadderSpec, problem: Any, found: Found, stats: dict[str, Any], 
     if spec.mode == "generate":
         from cpwords.puzzles.ladder.generate import solution_fields
 
-        solutions = found.convert(lambda answer: LadderSolution.model_validate(solution_fields(index, *answer)),
-                                  budget)
+        solutions = found.convert(lambda answer: LadderSolution.model_validate(solution_fields(index, *answer)))
         return Result.from_search(spec, found, solutions, infeasible=f"no pair of words at exactly {spec.par} steps",
                                   what="ladder puzzle", stats=stats, asked=spec.count)
-    solutions = found.convert(lambda answer: _solution(index, spec, answer[1], answer[0]), budget)
+    solutions = found.convert(lambda answer: _solution(index, spec, answer[1], answer[0]))
     return Result.from_search(spec, found, solutions, infeasible=found.message or "no ladder", what="ladder",
                               stats=stats)
 

@@ -22,4 +22,5 @@ KIND = PuzzleKind(
     spec="spec:LetterBoxedSpec",
     solution="solution:LetterBoxedSolution",
     shards="shards:SHARDING",
+    checker_all="check:check_all",
 )

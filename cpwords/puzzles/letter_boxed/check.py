@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from cpwords.lexicon import load_lexicon
@@ -54,4 +55,52 @@ def check(spec: Any, solution: LetterBoxedSolution) -> list[str]:
         rare = sum(lexicon.rareness(w) for w in words)
         if solution.rareness != rare:
             problems.append(f"rareness field says {solution.rareness}, the words total {rare}")
+    return problems
+
+
+def check_all(spec: Any, solutions: Sequence[LetterBoxedSolution]) -> dict[int, list[str]]:
+    """Rule violations of every answer of one result, by the index of its answer (only the answers
+    with problems are keys).
+
+    The rules of :func:`check`, with the dictionary loaded once and each word's own rules
+    (dictionary, length, letters, sides) looked at once: a listing of millions of answers uses a
+    few thousand words, and an answer is then a few bit operations. An answer that breaks any
+    rule here, and every generated puzzle (its box is its own), goes through :func:`check`, which
+    says what is wrong.
+    """
+    lexicon = load_lexicon(spec.dictionary)
+    side_of = {ch: i for i, side in enumerate(spec.sides or []) for ch in side}
+    bit = {ch: 1 << i for i, ch in enumerate(side_of)}
+    full = (1 << len(bit)) - 1
+    known: dict[str, tuple[int, int, int] | None] = {}  # word -> (letter mask, length, rareness), None: breaks a rule
+
+    def learn(w: str) -> tuple[int, int, int] | None:
+        fine = (bool(w) and w in lexicon and len(w) >= spec.min_word_length and all(ch in side_of for ch in w)
+                and all(side_of[a] != side_of[b] for a, b in zip(w, w[1:], strict=False)))
+        known[w] = (sum(bit[ch] for ch in set(w)), len(w), lexicon.rareness(w)) if fine else None
+        return known[w]
+
+    problems: dict[int, list[str]] = {}
+    for i, solution in enumerate(solutions):
+        words = solution.words
+        ok = 0 < len(words) <= spec.max_words and getattr(solution, "sides", None) is None
+        covered = letters = rareness = 0
+        last = ""
+        for k, w in enumerate(words if ok else ()):
+            facts = known[w] if w in known else learn(w)
+            if facts is None or covered == full or (k and w[0] != last):  # a bad word, a letter-complete prefix, a broken chain
+                ok = False
+                break
+            covered |= facts[0]
+            letters += facts[1]
+            rareness += facts[2]
+            last = w[-1]
+        if ok and (covered != full or len(set(words)) != len(words)
+                   or getattr(solution, "letters", None) not in (None, letters)
+                   or getattr(solution, "rareness", None) not in (None, rareness)):
+            ok = False
+        if not ok:
+            found = check(spec, solution)
+            if found:
+                problems[i] = found
     return problems

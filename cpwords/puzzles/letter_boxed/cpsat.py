@@ -18,6 +18,7 @@ from cpwords.engines import cpsat as engine
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import SOLVER, Found
 from cpwords.engines.minimum import increasing_k
+from cpwords.puzzles.letter_boxed.answers import WordRows
 from cpwords.puzzles.letter_boxed.reach import domains_or_none
 from cpwords.puzzles.letter_boxed.sizes import enumerate_by_size
 from cpwords.puzzles.letter_boxed.words import BoxProblem, WordTable
@@ -392,9 +393,8 @@ def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     """Every answer of at most ``max_words`` words (up to ``limit``), by solution callbacks."""
     table = problem.table
     assert table is not None
-    answers: list[list[str]] = []
-    found = _each_size(problem, spec, lambda values: answers.append(problem.words_of(table, [v - 1 for v in values])),
-                       spec.limit, budget)
+    answers = WordRows(spec.max_words, budget=budget)
+    found = _each_size(problem, spec, lambda values: answers.append([v - 1 for v in values]), spec.limit, budget)
     found.answers = answers
     return found
 

@@ -15,6 +15,7 @@ from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import MEMORY, Found
 from cpwords.errors import InputError
 from cpwords.puzzles.letter_boxed import native
+from cpwords.puzzles.letter_boxed.answers import WordRows
 from cpwords.puzzles.letter_boxed.reach import MemoryBudgetExceeded
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, drop_dominated, playable_words
 
@@ -34,23 +35,27 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
 
 
 def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
-    """Answers of at most ``max_words`` words by pruned depth-first search, up to ``limit``."""
+    """Answers of at most ``max_words`` words by pruned depth-first search, up to ``limit``; the
+    answers are :class:`~cpwords.puzzles.letter_boxed.answers.WordRows` of the table's indexes."""
     t0 = time.perf_counter()
     table = problem.table
     assert table is not None
-    found = Found()
+    rows = WordRows(spec.max_words, budget=budget)
+    found = Found(answers=rows)
+    kept = 0
     try:
         for answer in native.enumerate_answers(table, spec.max_words, budget=budget,
                                                   max_memory_mb=spec.max_memory_mb):
-            if spec.limit is not None and len(found.answers) >= spec.limit:
+            if spec.limit is not None and kept >= spec.limit:
                 found.stop("limit")
                 break
-            found.answers.append(problem.words_of(table, answer))
+            rows.append(answer)
+            kept += 1
     except SearchTimeout:
         found.stop(budget.reason)
     except MemoryBudgetExceeded as exc:
         found.stop(MEMORY).message = str(exc)
-    found.count = len(found.answers)
+    found.count = kept
     found.stats["search_s"] = round(time.perf_counter() - t0, 6)
     return found
 

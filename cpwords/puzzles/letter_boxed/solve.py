@@ -13,6 +13,7 @@ from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
 from cpwords.lexicon import Lexicon, lexicon_for
 from cpwords.puzzles import Prepared
+from cpwords.puzzles.letter_boxed import answers
 from cpwords.puzzles.letter_boxed.solution import LetterBoxedSolution
 from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, check_letters_reachable, playable_words
@@ -48,11 +49,11 @@ def prepare(spec: LetterBoxedSpec, budget: Budget | None = None) -> Prepared:
 
 def result(spec: LetterBoxedSpec, problem: BoxProblem, found: Found, stats: dict[str, Any], budget: Budget) -> Result:
     """The Result of what the engine found."""
-    # One best answer always converts (in microseconds); only listings are cut at the deadline.
-    solutions = found.convert(lambda answer: _solution(answer, problem.lexicon),
-                              None if spec.task == "min_words" else budget)
-    if spec.task == "enumerate":
-        solutions.sort(key=sort_key(spec.rank))
+    if spec.task == "enumerate":  # every answer, kept as word indexes until it is read
+        assert problem.table is not None
+        solutions = answers.solutions(found.answers, spec.max_words, problem.table, problem.lexicon, spec.rank)
+    else:
+        solutions = found.convert(lambda answer: _solution(answer, problem.lexicon))
     if "count_by_words" in found.stats:
         found.stats["count_by_words"] = {str(k): v for k, v in sorted(found.stats["count_by_words"].items())}
     if spec.task == "min_words" and solutions:

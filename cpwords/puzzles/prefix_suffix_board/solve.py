@@ -46,9 +46,9 @@ def result(spec: PrefixSuffixBoardSpec, problem: Problem, found: Found, stats: d
     if spec.task == "generate":
         from cpwords.puzzles.prefix_suffix_board.fair import rated_solution
 
-        solutions = found.convert(lambda answer: rated_solution(problem, answer), budget)
+        solutions = found.convert(lambda answer: rated_solution(problem, answer))
     else:
-        solutions = found.convert(problem.solution, budget)
+        solutions = found.convert(problem.solution)
     return Result.from_search(spec, found, solutions, infeasible=no_board_message(spec), what="board", stats=stats,
                               asked=spec.count if spec.task == "generate" else None)
 

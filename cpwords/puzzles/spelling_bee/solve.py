@@ -70,12 +70,12 @@ def result(spec: SpellingBeeSpec, table: WordTable | None, found: Found, stats: 
     """The Result of what the engine found."""
     if table is None:  # stopped while preparing
         return Result.from_search(spec, found, infeasible="", stats=stats)
-    solutions = found.convert(_solution, budget)
+    solutions = found.convert(_solution)
     if spec.task == "words":
         infeasible = (f"no word of {spec.dictionary.label()} with {spec.min_word_length}+ letters uses only "
                       f"{spec.letters!r} and the centre {spec.center!r}")
         if solutions and not solutions[0].words:  # a hive without words: nothing to show (exit 1)
-            solutions, found.answers, found.count = [], [], 0
+            solutions, found.answers, found.count = solutions[:0], [], 0
         what = "word"
     else:
         infeasible = "no hive with a pangram meets the bounds with this dictionary"

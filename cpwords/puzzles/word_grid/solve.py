@@ -40,10 +40,10 @@ def result(spec: WordGridSpec, problem: GridProblem, found: Found, stats: dict[s
     if spec.task == "puzzle":
         from cpwords.puzzles.word_grid.puzzle import solution_of_puzzle
 
-        solutions = found.convert(lambda answer: solution_of_puzzle(problem, answer, _rareness_tables(problem)), budget)
+        solutions = found.convert(lambda answer: solution_of_puzzle(problem, answer, _rareness_tables(problem)))
     else:
         solutions = found.convert(lambda answer: solution_of(problem, *answer) if isinstance(answer, tuple)
-                                  else solution_of(problem, answer), budget)
+                                  else solution_of(problem, answer))
     if spec.objective == "common" and solutions and spec.task in ("generate", "fill"):
         found.objective = solutions[0].rareness
     infeasible = ("no valid grid uses exactly these letters with the fixed cells in place" if spec.task == "unscramble"

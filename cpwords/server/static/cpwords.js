@@ -201,8 +201,10 @@ const CP = (() => {
   function downloads(answer) {
     const box = $("downloads");
     const name = (answer.spec && answer.spec.kind) || kind || "cpwords";
-    const json = new Blob([JSON.stringify(answer.result, null, 2)], { type: "application/json" });
-    const links = [el("a", { class: "button secondary", href: URL.createObjectURL(json), download: `${name}.json` }, "Download JSON")];
+    // A result too big for one answer is a download of the server's own (every answer in it).
+    const href = answer.full_result ? answer.full_result.url
+      : URL.createObjectURL(new Blob([JSON.stringify(answer.result, null, 2)], { type: "application/json" }));
+    const links = [el("a", { class: "button secondary", href, download: `${name}.json` }, "Download JSON")];
     const pics = answer.pictures || [];
     if (pics.length)
       links.push(el("a", { class: "button secondary", href: svgUrl(pics[0]), download: `${name}${pics.length > 1 ? "-1" : ""}.svg` },
@@ -256,8 +258,10 @@ const CP = (() => {
     const view = render || (answer.spec && answer.spec.kind !== kind ? genericRender : page.render);
     $("answer").replaceChildren(...[].concat(view(answer)).filter(Boolean));
     downloads(answer);
-    if (clearStatus && answer.result && answer.result.stats && answer.result.stats.solutions_not_sent)
-      say(`${answer.result.stats.solutions_not_sent.toLocaleString()} more answers were found than are shown.`);
+    const full = answer.full_result;
+    if (clearStatus && full && answer.result)
+      say(`The first ${answer.result.solutions.length.toLocaleString()} of the ${full.solutions.toLocaleString()} answers ` +
+          "are shown; Download JSON has every one.");
   }
 
   // ------------------------------------------------------------ the YAML panel
