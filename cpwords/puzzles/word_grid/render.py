@@ -9,6 +9,7 @@ from rich.console import Group
 from rich.text import Text
 
 from cpwords import display
+from cpwords.wording import counted
 
 #: Cell colours of a puzzle board (``g`` green, ``y`` yellow, ``-`` grey): terminal styles, SVG fills.
 _TERMINAL_COLOURS = {"g": "bold white on green4", "y": "bold black on gold1", "-": "bold white on grey50"}
@@ -55,7 +56,7 @@ def render(spec: Any, result: Any) -> Any:
         if sol.rareness is not None:
             extra.append(f"rareness {sol.rareness}")
         if sol.swaps is not None:
-            extra.append(f"{len(sol.swaps)} swaps")
+            extra.append(counted(len(sol.swaps), "swap"))
         if sol.scrambled is not None:
             items.extend(_puzzle_board(sol, k, len(result.solutions), terminal=terminal))
             head = "answer"
@@ -64,7 +65,7 @@ def render(spec: Any, result: Any) -> Any:
         if sol.swaps:
             items.append(Text("swaps: " + ", ".join(f"[{a[0]},{a[1]}]<->[{b[0]},{b[1]}]" for a, b in sol.swaps)))
     if hidden:
-        items.append(display.more_line(hidden, "grids"))
+        items.append(display.more_line(hidden, "grid"))
     if result.stats.get("raw_count") is not None and result.count is not None:
         items.append(Text(f"grids modulo symmetry: {result.count:,}; all grids: {result.stats['raw_count']:,}"))
     if result.message:
@@ -79,7 +80,7 @@ def _puzzle_board(sol: Any, k: int, of: int, *, terminal: bool) -> list[Text]:
     d = sol.difficulty
     level = f", {d.level} ({d.score:g})" if d is not None else ""
     key = "" if terminal else " (colours: g green, y yellow, - grey)"
-    return [Text(f"{head}: par {sol.par} swaps{level}{key}", style="bold"),
+    return [Text(f"{head}: par {counted(sol.par, 'swap')}{level}{key}", style="bold"),
             grid_text(sol.scrambled, terminal=terminal, colors=sol.colors), Text("")]
 
 
@@ -109,7 +110,7 @@ def svg(spec: Any, result: Any, cell: int = 40, *, only: int | None = None, answ
     if getattr(spec, "task", None) == "puzzle":
         scrambled = sols[0].scrambled
         if not answer:
-            return _board_svg(sols[0].scrambled, colors, cell, f"par {sols[0].par} swaps")
+            return _board_svg(sols[0].scrambled, colors, cell, f"par {counted(sols[0].par, 'swap')}")
     panels: list[tuple[list[str], dict[tuple[int, int], list[int]]]] = []
     if scrambled is not None:
         marks: dict[tuple[int, int], list[int]] = {}
