@@ -570,7 +570,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import warnings
 
     warnings.showwarning = _show_warning
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = [_composed(a) for a in (sys.argv[1:] if argv is None else argv)]
     command = next((a for a in argv if not a.startswith("-")), None)
     if _closed_streams(command):
         return 2
@@ -593,7 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except InputError as exc:
         if exc.source == "command line" and command is not None:
-            exc = _blame_flag(exc, parser, command)
+            exc = _blame_flag(exc, parser, command, argv)
         _tell(f"cpwords: error: {exc.one_line()}")
         return 2
     except KeyboardInterrupt:
@@ -628,6 +628,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"cpwords: error: {shown}: {exc.strerror or exc}", file=sys.stderr)
             return 2
         raise
+
+
+def _composed(arg: str) -> str:
+    """A command-line word in Unicode NFC (``n`` + U+0303, as macOS keyboards type it, is ``ñ``):
+    the CLI's one gate for typed text. A file that exists under the name as typed keeps it (a
+    Linux file system tells the two spellings apart)."""
+    import unicodedata
+
+    if unicodedata.is_normalized("NFC", arg):
+        return arg
+    try:
+        if os.path.lexists(arg):
+            return arg
+    except (OSError, ValueError):
+        pass
+    return unicodedata.normalize("NFC", arg)
 
 
 def _tell(line: str) -> None:
@@ -672,19 +688,26 @@ def _escape_unencodable() -> None:
                 pass
 
 
-def _blame_flag(exc: InputError, parser: argparse.ArgumentParser, command: str) -> InputError:
-    """An error in a spec a shortcut built from its flags, blamed on the flag (``--limit``), not
-    on the spec field (``limit``) the user never wrote."""
+def _blame_flag(exc: InputError, parser: argparse.ArgumentParser, command: str, argv: list[str]) -> InputError:
+    """An error in a spec a shortcut built from its flags, blamed on the flag the user typed
+    (``--generate``), not on the spec field (``count``) they never wrote.
+
+    A shortcut names the options that fill a field of another name in its parser's
+    ``spec_options`` default (``{"count": "--generate"}``, or several options for one field:
+    the one typed is blamed); any other field is blamed on the option of the same ``dest``."""
     field = (exc.field or "").split(".")[0].split("[")[0]
     subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     sub = subs[0].choices.get(command) if subs else None
     if not field or sub is None:
         return exc
-    for action in sub._actions:
-        if action.dest == field and action.option_strings:
-            flag = max(action.option_strings, key=len)
-            return InputError(exc.message, field=flag + exc.field[len(field):], value=exc.value)  # type: ignore[index]
-    return exc
+    named = (sub.get_default("spec_options") or {}).get(field)
+    flags = ([named] if isinstance(named, str) else list(named or ())) or [
+        max(a.option_strings, key=len) for a in sub._actions if a.dest == field and a.option_strings]
+    if not flags:
+        return exc
+    typed = [f for f in flags if any(a == f or a.startswith(f + "=") for a in argv)]
+    return InputError(exc.message, field=(typed or flags)[0] + exc.field[len(field):],  # type: ignore[index]
+                      value=exc.value)
 
 
 _OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EIO", "EFBIG", "EDQUOT", "EBADF", "EPIPE",

@@ -18,6 +18,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from cpwords.wording import plural
+
 _console: Console | None = None
 
 
@@ -59,12 +61,13 @@ def screen_rows() -> int:
 
 
 def more_line(hidden: int, what: str = "") -> Text:
-    """The line under a list cut to a screenful: ``… and 245,000 more (--json or --out FILE for all)``.
+    """The line under a list cut to a screenful: ``… and 245,000 more (--json or --out FILE for all)``;
+    ``what`` is the noun of one row.
 
-    >>> more_line(245000, "answers").plain
-    '… and 245,000 more answers (--json or --out FILE for all)'
+    >>> more_line(245000, "answer").plain, more_line(1, "answer").plain
+    ('… and 245,000 more answers (--json or --out FILE for all)', '… and 1 more answer (--json or --out FILE for all)')
     """
-    return Text(f"… and {hidden:,} more{' ' + what if what else ''} ({ALL_HINT})", style="dim")
+    return Text(f"… and {hidden:,} more{' ' + plural(hidden, what) if what else ''} ({ALL_HINT})", style="dim")
 
 
 def screenful(items: Sequence[Any], lines_each: int = 1) -> tuple[Sequence[Any], int]:
@@ -99,7 +102,7 @@ def make_table(
 ) -> Any:
     """A table: boxed on a terminal and cut to a screenful (with :func:`more_line` under it);
     piped, a :class:`PlainTable` of every row (aligned columns, streamed by
-    :func:`cpwords.output.emit` without holding the rows). ``what`` names the rows in the more line.
+    :func:`cpwords.output.emit` without holding the rows). ``what`` names one row, for the more line.
     """
     aligns = (list(justify or []) + ["left"] * len(columns))[:len(columns)]
     if not is_terminal():

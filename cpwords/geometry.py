@@ -186,6 +186,21 @@ def read_shape(folder: str, ref: str | Path, *, field_name: str, base_dir: Path 
     return data, source
 
 
+def shape_error(message: str, source: str, loc: Sequence[str | int], **fields: Any) -> InputError:
+    """An error inside a shape file (a board, grid, bonus layout or dice set a spec names): the
+    file, the line of ``loc`` in it and the field path within it, not the puzzle's field that
+    names the file. A shipped shape's source is not a file here: no line."""
+    from cpwords.specs import _line_of, _Loader
+
+    line = None
+    try:
+        line = _line_of(yaml.compose(Path(source).read_text(encoding="utf-8"), Loader=_Loader), loc)
+    except (OSError, yaml.YAMLError, ValueError):
+        pass
+    field = ".".join(f"[{s}]" if isinstance(s, int) else str(s) for s in loc).replace(".[", "[") or None
+    return InputError(message, source=source, line=line, field=field, **fields)
+
+
 def load_yaml_text(text: str, source: str) -> Any:
     """The data of a user's YAML file (a shape, a grid file), parsed with the puzzle files' guards
     (nesting depth, alias bombs, dates read as text); errors are InputErrors naming ``source``."""
@@ -215,6 +230,14 @@ class Board:
     positions: tuple[tuple[int, int], ...]
     edges: tuple[tuple[int, int], ...]
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    source: str | None = field(default=None, compare=False)
+    """The file it was read from (``models/boards/NAME.yaml`` for a shipped one), for errors."""
+
+    def error(self, message: str, loc: Sequence[str | int], **fields: Any) -> InputError:
+        """An error in this board's file at ``loc`` (see :func:`shape_error`)."""
+        if self.source is None:
+            return InputError(message, field=".".join(map(str, loc)), **fields)
+        return shape_error(message, self.source, loc, **fields)
 
     def index(self, node: str) -> int:
         """Index of a node name."""
@@ -237,14 +260,14 @@ def parse_board(data: dict[str, Any], *, name: str, source: str) -> Board:
     """A :class:`Board` from its YAML mapping (``nodes: {name: {kind, at}}``, ``edges: [[a, b]]``)."""
     nodes_data = data.get("nodes")
     if not isinstance(nodes_data, dict) or not nodes_data:
-        raise InputError("a board needs a non-empty 'nodes' mapping", source=source, field="nodes")
+        raise shape_error("a board needs a non-empty 'nodes' mapping", source, ["nodes"])
     names, kinds, positions = [], [], []
     for node, info in nodes_data.items():
         if not isinstance(info, dict) or "kind" not in info or "at" not in info:
-            raise InputError("each node needs 'kind' and 'at: [x, y]'", source=source, field=f"nodes.{node}")
+            raise shape_error("each node needs 'kind' and 'at: [x, y]'", source, ["nodes", node])
         at = info["at"]
         if not (isinstance(at, list) and len(at) == 2 and all(isinstance(v, int) for v in at)):
-            raise InputError("'at' must be two integers [x, y]", source=source, field=f"nodes.{node}.at", value=at)
+            raise shape_error("'at' must be two integers [x, y]", source, ["nodes", node, "at"], value=at)
         names.append(str(node))
         kinds.append(str(info["kind"]))
         positions.append((at[0], at[1]))
@@ -252,16 +275,16 @@ def parse_board(data: dict[str, Any], *, name: str, source: str) -> Board:
     seen = set()
     for k, edge in enumerate(data.get("edges") or []):
         if not (isinstance(edge, list) and len(edge) == 2) or not all(e in names for e in edge):
-            raise InputError("an edge is a pair of node names", source=source, field=f"edges[{k}]", value=edge)
+            raise shape_error("an edge is a pair of node names", source, ["edges", k], value=edge)
         a, b = names.index(edge[0]), names.index(edge[1])
         if a == b or frozenset((a, b)) in seen:
-            raise InputError("self-loop or repeated edge", source=source, field=f"edges[{k}]", value=edge)
+            raise shape_error("self-loop or repeated edge", source, ["edges", k], value=edge)
         seen.add(frozenset((a, b)))
         edges.append((a, b))
     if not edges:
-        raise InputError("a board needs at least one edge", source=source, field="edges")
+        raise shape_error("a board needs at least one edge", source, ["edges"])
     meta = {k: v for k, v in data.items() if k not in ("nodes", "edges")}
-    return Board(name, tuple(names), tuple(kinds), tuple(positions), tuple(edges), meta)
+    return Board(name, tuple(names), tuple(kinds), tuple(positions), tuple(edges), meta, source=source)
 
 
 def load_board(ref: str | Path, *, base_dir: Path | None = None) -> Board:
@@ -335,20 +358,20 @@ def parse_grid(data: dict[str, Any], *, name: str, source: str) -> GridShape:
     if isinstance(rows, str):
         rows = rows.split()
     if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-        raise InputError("a grid needs 'rows': a list of strings of '.' and '#'", source=source, field="rows")
+        raise shape_error("a grid needs 'rows': a list of strings of '.' and '#'", source, ["rows"])
     rows = [r.strip() for r in rows]
     if len({len(r) for r in rows}) != 1:
-        raise InputError("all rows must have the same length", source=source, field="rows", value=rows)
+        raise shape_error("all rows must have the same length", source, ["rows"], value=rows)
     for i, r in enumerate(rows):
         if set(r) - {".", "#"}:
-            raise InputError("rows use only '.' (open) and '#' (black)", source=source, field=f"rows[{i}]", value=r)
+            raise shape_error("rows use only '.' (open) and '#' (black)", source, ["rows", i], value=r)
     fixed = []
     for k, cell in enumerate(data.get("fixed") or []):
         if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) for v in cell)):
-            raise InputError("a fixed cell is [row, col], 1-based", source=source, field=f"fixed[{k}]", value=cell)
+            raise shape_error("a fixed cell is [row, col], 1-based", source, ["fixed", k], value=cell)
         r, c = cell
         if not (1 <= r <= len(rows) and 1 <= c <= len(rows[0])) or rows[r - 1][c - 1] == "#":
-            raise InputError("fixed cell is outside the grid or black", source=source, field=f"fixed[{k}]", value=cell)
+            raise shape_error("fixed cell is outside the grid or black", source, ["fixed", k], value=cell)
         fixed.append((r, c))
     meta = {k: v for k, v in data.items() if k not in ("rows", "fixed")}
     return GridShape(name, tuple(rows), tuple(fixed), meta)

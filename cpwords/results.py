@@ -21,6 +21,8 @@ from pydantic import (
     field_serializer,
 )
 
+from cpwords.wording import counted
+
 
 class SearchOutcome(Protocol):
     """What :meth:`Result.from_search` reads of an engine's outcome
@@ -289,7 +291,9 @@ class Result(BaseModel):
         infeasible: why nothing exists, said in the kind's words (used when the search finished
             without an answer and ``found.message`` says nothing more precise).
         what: the noun for one answer in messages (``grid``, ``board`` …).
-        asked: how many answers the task asked for (``generate``), for the message when fewer came.
+        asked: how many answers the task asked for (``generate``): when fewer come, the message
+            starts "N of the M ...s asked for: " and says why (the kind's ``found.message``, else
+            the limit, else that the search was complete).
         stats: figures the kind adds before the engine's own.
         objective: the objective value (default ``found.objective``).
 
@@ -303,6 +307,9 @@ class Result(BaseModel):
         message = found.message
         if message is None:
             message = _standard_message(status, found, what, infeasible, asked, shown=len(solutions))
+        if asked is not None and 0 < len(solutions) < asked:  # every generator says it gave fewer, and why
+            message = (f"{len(solutions):,} of the {asked:,} {what}s asked for: "
+                       + (message or "there are no more (the search was complete)"))
         return cls.trusted({
             "kind": spec.kind, "status": status, "engine": spec.engine, "task": spec.task, "title": None,
             "solutions": solutions if isinstance(solutions, Solutions) else list(solutions), "count": found.count,
@@ -369,10 +376,10 @@ def _standard_message(status: Status, found: SearchOutcome, what: str, infeasibl
              "solver": "the solver ended its run before the time limit"}.get(reason)
     if status is Status.UNKNOWN:
         return f"{cause or 'the search stopped'} before any {what} was found"
-    if asked is not None and len(found.answers) < asked:
-        return f"{cause or 'the search stopped'}: {len(found.answers):,} of the {asked:,} {what}s asked for were found"
+    if asked is not None and shown < asked:
+        return cause or "the search stopped"  # :meth:`Result.from_search` says how many of those asked for
     if reason == "limit":
-        return f"listing stopped at the limit of {len(found.answers):,} {what}s"
+        return f"listing stopped at the limit of {counted(len(found.answers), what)}"
     if found.count is not None:
         return f"{cause}: the count is a lower bound"
     if not shown:

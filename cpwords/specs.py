@@ -28,6 +28,7 @@ import operator
 import re
 import types
 import typing
+import unicodedata
 from collections.abc import Iterable
 from contextvars import ContextVar
 from pathlib import Path
@@ -326,7 +327,53 @@ class StrictModel(BaseModel):
                 checked = gate(name, field.annotation, value)
                 if checked is not value:  # an escaped surrogate pair joined: the caller's data is left as it is
                     out = {**out, name: checked}
-        return out
+        return cls._composed_text(out)
+
+    @classmethod
+    def _composed_text(cls, data: Any) -> Any:
+        # The one gate for text that enters a spec (YAML, the API, the server, the shortcuts):
+        # Unicode NFC, so a decomposed accent (``n`` + U+0303, as macOS keyboards type it) is
+        # the letter ``ñ`` in every kind. Fields naming files keep their text as written; a
+        # nested model (the dictionary) brings its own fields to NFC.
+        if not isinstance(data, dict):
+            return data
+        composed = {name: _nfc(value) for name, value in data.items()
+                    if isinstance(name, str) and name in cls.model_fields
+                    and not _keeps_text(cls.model_fields[name].annotation)}
+        changed = {name: value for name, value in composed.items() if value is not data[name]}
+        return {**data, **changed} if changed else data
+
+
+def _nfc(value: Any) -> Any:
+    """``value`` with its text in Unicode NFC (in lists and mapping values too); the same object
+    when nothing changes.
+
+    >>> _nfc("nin\u0303o") == "ni\u00f1o", _nfc(["cafe\u0301"]), _nfc(3)
+    (True, ['café'], 3)
+    """
+    if isinstance(value, str):
+        return value if unicodedata.is_normalized("NFC", value) else unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        items = [_nfc(v) for v in value[:MAX_NFC_ITEMS]]
+        if all(a is b for a, b in zip(items, value, strict=False)):
+            return value
+        return items + value[MAX_NFC_ITEMS:]
+    if isinstance(value, dict):
+        out = {k: _nfc(v) for k, v in value.items()}
+        return value if all(out[k] is v for k, v in value.items()) else out
+    return value
+
+
+#: List items brought to NFC (a longer list is refused by the field's own limits).
+MAX_NFC_ITEMS = 1_000_000
+
+
+def _keeps_text(annotation: Any) -> bool:
+    """Whether a field's type takes a file (:data:`FileRef`, :data:`ShapeRef`) or a model (which
+    composes its own text): :meth:`StrictModel._composed_text` leaves such a field as written."""
+    if annotation is Path or (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+        return True
+    return any(_keeps_text(a) for a in typing.get_args(annotation))
 
 
 class DictionaryRef(StrictModel):

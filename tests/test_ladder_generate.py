@@ -95,17 +95,85 @@ def test_fixed_start_and_length() -> None:
     recheck(spec, result)
 
 
-@settings(max_examples=20, deadline=None)
+def pairs_at(words: list[str], pars: tuple[int, ...]) -> dict[int, set[frozenset[str]]]:
+    """Every unordered pair of ``words`` at each distance of ``pars`` (a breadth-first search from
+    every word over the links of :func:`bfs_facts`'s patterns, sharing nothing with cpwords)."""
+    by_pattern: dict[str, list[str]] = defaultdict(list)
+    for w in words:
+        for i in range(len(w)):
+            by_pattern[w[:i] + "_" + w[i + 1:]].append(w)
+    linked = {w: {v for i in range(len(w)) for v in by_pattern[w[:i] + "_" + w[i + 1:]] if v != w} for w in words}
+    out: dict[int, set[frozenset[str]]] = {p: set() for p in pars}
+    for w in words:
+        seen, layer = {w}, {w}
+        for d in range(1, max(pars) + 1):
+            layer = {v for u in layer for v in linked[u]} - seen
+            seen |= layer
+            if d in out:
+                out[d] |= {frozenset((w, v)) for v in layer}
+    return out
+
+
+@settings(max_examples=30, deadline=None)
 @given(words=st.lists(st.sampled_from(THREE), min_size=4, max_size=30, unique=True), par=st.integers(1, 4),
-       count=st.integers(1, 3), seed=st.integers(0, 99))
+       count=st.integers(1, 40), seed=st.integers(0, 99))
 def test_random_small_lists(words: list[str], par: int, count: int, seed: int) -> None:
+    """Every pair at par comes, up to ``count`` (A6: not one a start word), and "no more" is said
+    only when it is so."""
     spec = LadderSpec.model_validate({"kind": "ladder", "mode": "generate", "par": par, "length": 3, "count": count,
                                       "seed": seed, "dictionary": {"words": words}})
     result = cpwords.solve(spec)
     recheck(spec, result)
-    rareness = dict.fromkeys(words, 0)
-    exists = any(d == par for w in words for d, _, _ in bfs_facts(words, rareness, w).values())
-    assert bool(result.solutions) == exists  # a pair at par exists iff one is found (few words: found by draws)
+    exist = pairs_at(words, (par,))[par]
+    made = {frozenset((s.words[0], s.words[-1])) for s in result.solutions}
+    assert made <= exist and len(made) == min(count, len(exist))
+    if 0 < len(made) < count:
+        assert result.status is Status.OPTIMAL
+        assert result.message.startswith(f"{len(made)} of the {count} ladder puzzles asked for: ")
+        assert result.message.endswith("there are no more")
+    if not exist:
+        assert result.status is Status.INFEASIBLE
+
+
+def common_four_letter_words() -> list[str]:
+    spec = LadderSpec.model_validate({"kind": "ladder", "mode": "generate", "length": 4})
+    return list(lexicon_for(spec).by_length(4))
+
+
+@pytest.fixture(scope="module")
+def common_pairs() -> dict[int, set[frozenset[str]]]:
+    """The pairs of the generator's default list at 15, 18 and 19 steps, found independently."""
+    return pairs_at(common_four_letter_words(), (15, 18, 19))
+
+
+def test_every_target_of_a_start_word_is_drawn(common_pairs: dict[int, set[frozenset[str]]]) -> None:
+    """A6: common-20k's 4-letter words have 135 pairs at 15 steps from 80 start words; asked for
+    200, the generator gave 80 (one a start word) and said "every start word tried: there are
+    no more". Now it gives exactly the 135 pairs an independent search finds, and says so."""
+    assert len(common_pairs[15]) == 135  # figure of the list (version 1 of the common lists)
+    spec = LadderSpec.model_validate({"kind": "ladder", "mode": "generate", "count": 200, "par": 15, "seed": 3})
+    result = cpwords.solve(spec)
+    assert {frozenset((s.words[0], s.words[-1])) for s in result.solutions} == common_pairs[15]
+    assert result.status is Status.OPTIMAL and len(result.solutions) == 135
+    assert result.message == ("135 of the 200 ladder puzzles asked for: every 4-letter start word was tried with each "
+                              "of its targets at 15 steps: there are no more")
+    assert verify.check(spec, result) == []
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_rare_pair_is_found_whatever_the_draw(seed: int, common_pairs: dict[int, set[frozenset[str]]]) -> None:
+    """E7: one pair of 4-letter words is 18 steps apart; generation gave up after 60 start words
+    (``unknown``) whatever its time limit. Now it tries every start word within its limit (here
+    none) and finds that pair."""
+    result = cpwords.solve({"kind": "ladder", "mode": "generate", "count": 1, "par": 18, "seed": seed}, check=False)
+    assert result.status is Status.OPTIMAL
+    assert {frozenset((s.words[0], s.words[-1])) for s in result.solutions} == common_pairs[18]
+
+
+def test_no_pair_at_par_is_proved(common_pairs: dict[int, set[frozenset[str]]]) -> None:
+    """E7: no pair is 19 steps apart: every start word tried proves it (``infeasible``, not ``unknown``)."""
+    none = cpwords.solve({"kind": "ladder", "mode": "generate", "count": 1, "par": 19, "seed": 1})
+    assert not common_pairs[19] and none.status is Status.INFEASIBLE and "19 steps" in none.message
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -101,13 +101,15 @@ def test_result_from_search_decides_status_and_message_in_one_place() -> None:
 
     r = Result.from_search(Spec, Found(answers=[1], count=1, complete=False, stopped="limit"), [Solution(words=["a"])],
                            infeasible="none")
-    assert (r.status, r.count_exact, r.message) == ("feasible", False, "listing stopped at the limit of 1 answers")
+    assert (r.status, r.count_exact, r.message) == ("feasible", False, "listing stopped at the limit of 1 answer")
     r = Result.from_search(Spec, Found(count=0), infeasible="no such thing")
     assert (r.status, r.message, r.count_exact) == ("infeasible", "no such thing", True)
     r = Result.from_search(Spec, Found(complete=False, stopped="interrupted"), infeasible="x")
     assert (r.status, r.message) == ("unknown", "the search was interrupted before any answer was found")
     r = Result.from_search(Spec, Found(answers=["a"], complete=False), [Solution()], infeasible="x", asked=3, what="grid")
-    assert r.message == "the time limit was reached: 1 of the 3 grids asked for were found"
+    assert r.message == "1 of the 3 grids asked for: the time limit was reached"
+    r = Result.from_search(Spec, Found(answers=["a"]), [Solution()], infeasible="x", asked=3, what="board")
+    assert (r.status, r.message) == ("optimal", "1 of the 3 boards asked for: there are no more (the search was complete)")
 
 
 def test_json_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -33,6 +33,7 @@ from urllib.parse import quote
 from cpwords.cluster.identity import changes, digest
 from cpwords.engines.shards import Shard
 from cpwords.errors import InputError
+from cpwords.wording import counted
 
 FORMAT = "cpwords-checkpoint 1"
 OPTION = "--checkpoint"
@@ -287,7 +288,7 @@ def _what_changed(meta: dict[str, str], fingerprints: list[dict[str, Any]]) -> s
     except ValueError:
         return "its run cannot be read"
     if len(old) != len(fingerprints):
-        return f"it holds {len(old)} puzzles, this run {len(fingerprints)}"
+        return f"it holds {counted(len(old), 'puzzle')}, this run {len(fingerprints)}"
     for i, (a, b) in enumerate(zip(old, fingerprints, strict=True)):
         if digest(a) != digest(b):
             return (f"puzzle {i + 1}: " if len(old) > 1 else "") + changes(a, b)

@@ -20,6 +20,7 @@ from cpwords.engines.budget import Budget
 from cpwords.engines.executors import Executor, TaskFn
 from cpwords.engines.workers import kill, worker_count
 from cpwords.errors import InputError
+from cpwords.wording import counted
 
 #: The option that names a cluster (for messages), and the environment variable that does.
 OPTION = "--cluster"
@@ -60,7 +61,7 @@ class Dask(Executor):
             asked = parse_local(address) or workers
             n, self.note = worker_count(asked)
             self.workers = n
-            self.description = f"Dask LocalCluster of {n} workers"
+            self.description = f"Dask LocalCluster of {counted(n, 'worker')}"
             self._before = {p.pid for p in multiprocessing.active_children()}
             self._local_workers = n
             self._starting: threading.Thread | None = None
@@ -78,7 +79,7 @@ class Dask(Executor):
         self.stop_event = f"cpwords-stop-{uuid.uuid4().hex}"
         self.description = f"Dask scheduler {address}"
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
-        self.description += f" ({self.workers} workers)"
+        self.description += f" ({counted(self.workers, 'worker')})"
         self._ready.set()
 
     def _start_local(self, n: int) -> None:

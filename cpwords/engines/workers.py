@@ -23,6 +23,7 @@ from collections.abc import Iterator
 
 from cpwords.engines.budget import Budget, usable_cores
 from cpwords.errors import CpwordsError
+from cpwords.wording import counted
 
 #: Most workers started by default (each holds a copy of the prepared problem).
 MAX_DEFAULT_WORKERS = 8
@@ -50,7 +51,7 @@ def worker_count(asked: int | None) -> tuple[int, str | None]:
         return default_workers(), None
     cores = usable_cores()
     if asked > cores:
-        return cores, f"asked for {asked:,} workers; this machine has {cores} cores"
+        return cores, f"asked for {counted(asked, 'worker')}; this machine has {counted(cores, 'core')}"
     return max(1, asked), None
 
 

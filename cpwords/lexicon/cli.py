@@ -17,6 +17,7 @@ from typing import Any
 
 from cpwords.errors import InputError
 from cpwords.specs import DictionaryRef
+from cpwords.wording import counted
 
 _WORD = re.compile(r"[^\W\d_]+")  # letters of any alphabet; the dictionary's own is checked after
 
@@ -143,7 +144,7 @@ def _dictionary_info(args: argparse.Namespace, ref: DictionaryRef) -> int:
 
     data = dictionary_facts(ref)
     rows = [[n, c] for n, c in data["by_length"].items()] + [["all", data["words"]]]
-    items: list[object] = [make_table(["letters", "words"], rows, title=f"{data['dictionary']}: {data['words']:,} words",
+    items: list[object] = [make_table(["letters", "words"], rows, title=f"{data['dictionary']}: {counted(data['words'], 'word')}",
                                       justify=["right", "right"]),
                            f"most common: {', '.join(data['most_common'])}"]
     if data["language"] != "english":

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
+from cpwords.wording import counted
 
 if TYPE_CHECKING:
     from cpwords.server.config import ServerConfig
@@ -94,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
     sock = listening_socket(config.host, config.port)  # before the first line: a port in use is one error line
     port = sock.getsockname()[1]  # --port 0: the port the system chose
     if args.workers and args.workers > config.workers:
-        print(f"cpwords serve: {args.workers} workers asked for; this machine has {config.workers} cores",
+        print(f"cpwords serve: {counted(args.workers, 'worker')} asked for; this machine has "
+              f"{counted(config.workers, 'core')}",
               file=sys.stderr)
     if config.host not in LOOPBACK and not config.token:
         print("cpwords serve: warning: listening beyond this machine without --token: anyone who can reach "

@@ -10,6 +10,7 @@ from __future__ import annotations
 from cpwords.lexicon import lexicon_for, load_lexicon
 from cpwords.results import Solution
 from cpwords.specs import BaseSpec
+from cpwords.wording import counted
 
 
 def letters_changed(a: str, b: str) -> int:
@@ -40,7 +41,7 @@ def check(spec: BaseSpec, solution: Solution) -> list[str]:
     if any(len(w) != length for w in words):
         return [*problems, f"the words do not all have {length} letters"]
     if generating and len(words) - 1 != spec.par:  # type: ignore[attr-defined]
-        problems.append(f"the ladder has {len(words) - 1} steps, not par {spec.par}")  # type: ignore[attr-defined]
+        problems.append(f"the ladder has {counted(len(words) - 1, 'step')}, not par {spec.par}")  # type: ignore[attr-defined]
     # a generated puzzle's words come from the dictionary without its offensive words
     lexicon = lexicon_for(spec) if generating else load_lexicon(spec.dictionary)  # type: ignore[attr-defined]
     problems += [f"{w!r} is not in the dictionary" for w in words if w not in lexicon]
@@ -53,7 +54,7 @@ def check(spec: BaseSpec, solution: Solution) -> list[str]:
     is_ladder = len(problems) == bad_steps and len(set(words)) == len(words)
     steps = getattr(solution, "steps", len(words) - 1)
     if steps != len(words) - 1:
-        problems.append(f"steps is {steps}, but the ladder has {len(words) - 1} changes")
+        problems.append(f"steps is {steps}, but the ladder has {counted(len(words) - 1, 'change')}")
     word_rareness = getattr(solution, "word_rareness", None)
     if word_rareness is not None and not problems:
         expected = [lexicon.rareness(w) for w in words]

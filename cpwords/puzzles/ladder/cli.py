@@ -35,7 +35,7 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     p.add_argument("--length", type=int, metavar="L", help="--generate: letters of the words (default 4)")
     p.add_argument("--groups", type=int, metavar="L",
                    help="instead of a ladder: the word groups of L-letter words (sizes, largest groups)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, spec_options={"count": "--generate"})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,24 +48,26 @@ def run(args: argparse.Namespace) -> int:
         if args.start or args.target:
             raise InputError("give either START TARGET or --groups L, not both", field="--groups", value=args.groups)
         return _groups(args)
+    data: dict[str, Any] = {"kind": "ladder"}
     if args.generate is not None:
         if args.target:
             raise InputError("--generate chooses the targets; give at most a START word", field="TARGET",
                              value=args.target)
-        data: dict[str, Any] = {"kind": "ladder", "mode": "generate", "count": args.generate}
+        if args.mode is not None:  # the spec's mode is generate: another one would be ignored
+            raise InputError("--generate makes puzzles; --mode is for a ladder from START to TARGET", field="--mode",
+                             value=args.mode)
+        data |= {"mode": "generate", "count": args.generate}
         if args.start:
             data["start"] = args.start
+    else:
         for name in ("par", "length"):
             if getattr(args, name) is not None:
-                data[name] = getattr(args, name)
-        return solve_and_print([parse_spec(data, source="command line")], args)
-    for name in ("par", "length"):
-        if getattr(args, name) is not None:
-            raise InputError("only goes with --generate", field=f"--{name}", value=getattr(args, name))
-    if not (args.start and args.target):
-        raise InputError("give the two words: cpwords ladder START TARGET", field="START TARGET")
-    data = {"kind": "ladder", "start": args.start, "target": args.target}
-    for name in ("mode", "limit", "shortest_pick"):
+                raise InputError("only goes with --generate", field=f"--{name}", value=getattr(args, name))
+        if not (args.start and args.target):
+            raise InputError("give the two words: cpwords ladder START TARGET", field="START TARGET")
+        data |= {"start": args.start, "target": args.target}
+    # every option given goes into the spec, which refuses the ones its mode does not take
+    for name in ("mode", "limit", "shortest_pick", "par", "length"):
         if getattr(args, name) is not None:
             data[name] = getattr(args, name)
     if args.all_shortest:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from cpwords.wording import counted
+
 if TYPE_CHECKING:
     from cpwords.specs import DictionaryRef
 
@@ -28,7 +30,7 @@ def groups_data(ref: DictionaryRef, length: int, top: int = 10) -> dict[str, Any
     index = load_index(ref)
     groups = index.groups_of_length(length)
     if not groups:
-        raise InputError(f"{ref.label()} has no word of {length} letters", field="--groups", value=length)
+        raise InputError(f"{ref.label()} has no word of {counted(length, 'letter')}", field="--groups", value=length)
     sizes = {g: index.group_size(g) for g in groups}
     ids = [i for g in groups for i in index.members(g)]
     best = index.most_linked(length)
@@ -52,15 +54,17 @@ def groups_report(ref: DictionaryRef, length: int, top: int = 10) -> list[Any]:
 
     data = groups_data(ref, length, top)
     best = data["most_linked"]
-    summary = (f"{data['dictionary']}, {length}-letter words: {data['words']:,} words, {data['links']:,} links, "
-               f"{data['groups']:,} groups; most linked: {(best['word'] or '-').upper()} ({best['links']} links)")
+    summary = (f"{data['dictionary']}, {length}-letter words: {counted(data['words'], 'word')}, "
+               f"{counted(data['links'], 'link')}, {counted(data['groups'], 'group')}; most linked: "
+               f"{(best['word'] or '-').upper()} ({counted(best['links'], 'link')})")
     size_rows = [[int(size), count, int(size) * count] for size, count in data["group_sizes"].items()]
     size_table = make_table(["group size", "groups", "words"], size_rows, title="Group sizes",
                             justify=["right", "right", "right"])
     big_rows = [[g["group"], g["size"], ", ".join(g["most_common"]) + (", …" if g["size"] > 6 else "")]
                 for g in data["largest"]]
     big_table = make_table(["group", "words", "most common words"], big_rows,
-                           title=f"Largest {len(data['largest'])} groups", justify=["right", "right", "left"])
+                           title="Largest group" if len(data["largest"]) == 1 else f"Largest {len(data['largest'])} groups",
+                           justify=["right", "right", "left"])
     return [summary, size_table, big_table]
 
 
@@ -80,6 +84,6 @@ def word_rows(word: str, ref: DictionaryRef, shown: int = 12) -> list[tuple[str,
                   if linked else "0 (no word is one letter away)")
     return [
         ("ladder_group", {"group": g, "size": size, "length": len(word)},
-         f"{g} ({size:,} words of {len(word)} letters)"),
+         f"{g} ({counted(size, 'word')} of {counted(len(word), 'letter')})"),
         ("links", {"count": len(linked), "words": linked[:shown], "more": more}, links_text),
     ]

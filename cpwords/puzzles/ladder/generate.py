@@ -23,9 +23,14 @@ from cpwords.puzzles.ladder.search import (
     shortest_ladder_graph,
 )
 from cpwords.results import Difficulty, difficulty_level
+from cpwords.wording import counted
 
-#: Start words drawn per puzzle asked for before giving up.
-STARTS_PER_PUZZLE = 60
+#: Targets kept for the rounds after the first, per puzzle asked for (and at most ``count`` a
+#: start). Keeping fewer than all is safe: a kept target is unusable only when its pair was made,
+#: and each pair made uses up at most two kept targets (its own and the same pair seen from the
+#: other word), so ``3 × count`` kept targets (or ``count`` of one start) always make ``count``
+#: puzzles. A search that ends short therefore kept, and tried, every target of every start.
+LATER_TARGETS_PER_PUZZLE = 3
 #: Difficulty bands of a ladder's score: medium from 25 (8 shortest ladders or fewer), hard from
 #: 50 (one or two).
 DIFFICULTY_BANDS = (25.0, 50.0)
@@ -61,9 +66,12 @@ def ladder_difficulty(ladders: int, par: int, rareness: int) -> Difficulty:
 
 
 def generate(problem: GenerateProblem, spec: Any, budget: Budget) -> Found:
-    """``spec.count`` different start-target pairs at exactly ``spec.par`` steps. Start words are
-    tried once each in random order (at most :data:`STARTS_PER_PUZZLE` per puzzle), so when every
-    start word was tried the search is complete: no other pair exists.
+    """``spec.count`` different start-target pairs at exactly ``spec.par`` steps, until the budget
+    ends. Start words are tried in random order, one target each (variety: many starts); when
+    more pairs are asked for than that gives, the other targets of those starts come next, one a
+    start a round. The search ends short only when every start word was tried and every target
+    of each was taken: then no other pair exists (:data:`LATER_TARGETS_PER_PUZZLE` says why
+    keeping a few of them is enough).
 
     Answers are ``(word ids of the least-rare shortest ladder, number of shortest ladders)``.
     """
@@ -78,32 +86,48 @@ def generate(problem: GenerateProblem, spec: Any, budget: Budget) -> Found:
         found.message = f"the dictionary has no {spec.length}-letter word with a one-letter neighbour"
         return found
     pairs: set[frozenset[int]] = set()
-    rng.shuffle(pool)  # starts in random order, each tried once: a small dictionary is searched through
-    cap = STARTS_PER_PUZZLE * spec.count
-    for start in pool:
+
+    def take(start: int, targets: list[int]) -> list[int]:
+        """Make the puzzle of the first target not paired with ``start`` yet; the targets after it."""
+        for k, target in enumerate(targets):
+            if frozenset((start, target)) not in pairs:
+                pairs.add(frozenset((start, target)))
+                found.answers.append(_puzzle(index, start, target, spec.par, rng))
+                return targets[k + 1:]
+        return []
+
+    rng.shuffle(pool)
+    later: list[tuple[int, list[int]]] = []
+    kept = 0
+    for start in pool:  # round one: one target a start
         if len(found.answers) == spec.count:
-            break
-        if found.stats["starts_tried"] == cap:
-            found.stop("limit")
-            break
+            return found
         if budget.expired():
             return found.stop(budget.reason)
         found.stats["starts_tried"] += 1
         layers = distances_from(index, start, spec.par)
         far = sorted(layers[spec.par]) if len(layers) > spec.par else []
         rng.shuffle(far)
-        # one pair a start for variety; a fixed start gives every pair
-        wanted = spec.count - len(found.answers) if problem.start is not None else 1
-        for target in [w for w in far if frozenset((start, w)) not in pairs][:wanted]:
-            found.answers.append(_puzzle(index, start, target, spec.par, rng))
-            pairs.add(frozenset((start, target)))
-    if len(found.answers) < spec.count:
-        tried = found.stats["starts_tried"]
-        found.message = (f"found {len(found.answers)} of the {spec.count} pairs asked for at exactly {spec.par} steps "
-                         + ("(every start word tried: there are no more)" if found.complete else
-                            f"in {tried} start words; try a smaller par or another length"))
-        if not found.answers:
-            found.message = None if found.complete else found.message  # infeasible: the standard reason
+        rest = take(start, far)
+        if rest and kept < LATER_TARGETS_PER_PUZZLE * spec.count:
+            later.append((start, rest[:spec.count]))
+            kept += min(len(rest), spec.count)
+    while later and len(found.answers) < spec.count:  # the rounds after: the other targets
+        next_round = []
+        for start, targets in later:
+            if len(found.answers) == spec.count:
+                break
+            if budget.expired():
+                return found.stop(budget.reason)
+            rest = take(start, targets)
+            if rest:
+                next_round.append((start, rest))
+        later = next_round
+    if 0 < len(found.answers) < spec.count:
+        steps = counted(spec.par, "step")
+        found.message = (f"every {spec.length}-letter start word was tried with each of its targets at {steps}: "
+                         "there are no more" if problem.start is None else
+                         f"every target at {steps} was tried: there are no more")
     return found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cpwords import display
+from cpwords.wording import counted
 
 
 def marked(previous: str | None, word: str, *, terminal: bool) -> str:
@@ -45,7 +46,7 @@ def ladder_list(solutions: list[Any], *, title: str, terminal: bool) -> Any:
     rows = ([i + 1, " ".join(marked(s.words[k - 1] if k else None, w, terminal=terminal) for k, w in enumerate(s.words)),
              s.rareness] for i, s in enumerate(solutions))
     return display.make_table(["#", "ladder", "rareness"], rows, title=title, justify=["right", "left", "right"],
-                              what="ladders")
+                              what="ladder")
 
 
 def render(spec: Any, result: Any) -> Any:
@@ -64,8 +65,8 @@ def render(spec: Any, result: Any) -> Any:
             d = solution.difficulty
             items.append(Text(""))
             items.append(Text(f"puzzle {k + 1}: {solution.words[0].upper()} -> {solution.words[-1].upper()}, par "
-                              f"{solution.steps} · {solution.ladders:,} shortest ladder"
-                              f"{'s' if solution.ladders != 1 else ''}" + (f" · {d.level} ({d.score:g})" if d else ""),
+                              f"{solution.steps} · {counted(solution.ladders, 'shortest ladder')}"
+                              + (f" · {d.level} ({d.score:g})" if d else ""),
                               style="bold"))
             items.append(ladder_table(solution, terminal=terminal))
         if result.message:
@@ -76,7 +77,8 @@ def render(spec: Any, result: Any) -> Any:
     shortest = [s for s in result.solutions if s.mode == "shortest"]
     listing = len(shortest) > 2  # all_shortest: one line a ladder
     if listing:
-        title = f"{len(shortest):,} of {result.count:,} shortest ladders ({shortest[0].steps} steps)" \
+        title = (f"{len(shortest):,} of {counted(result.count, 'shortest ladder')} "
+                 f"({counted(shortest[0].steps, 'step')})") \
             if result.count is not None else "shortest ladders"
         items.append(ladder_list(shortest, title=title, terminal=terminal))
     for solution in result.solutions:
@@ -88,13 +90,13 @@ def render(spec: Any, result: Any) -> Any:
         items.append(Text(result.message))
     facts = []
     if "group" in result.stats and result.status.solved:
-        facts.append(f"group {result.stats['group']} ({result.stats['group_size']:,} words)")
+        facts.append(f"group {result.stats['group']} ({counted(result.stats['group_size'], 'word')})")
     if "shortest_count" in result.stats:
         n = result.stats["shortest_count"]
-        facts.append(f"{n:,} shortest ladder{'s' if n != 1 else ''}")
+        facts.append(counted(n, "shortest ladder"))
     if "least_rare_count" in result.stats:
         n = result.stats["least_rare_count"]
-        facts.append(f"{n:,} least-rare ladder{'s' if n != 1 else ''}")
+        facts.append(counted(n, "least-rare ladder"))
     if facts:
         items.append(Text(" · ".join(facts)))
     items.append(Text(display.status_line(result), style="dim"))

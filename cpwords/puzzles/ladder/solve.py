@@ -19,6 +19,7 @@ from cpwords.puzzles.ladder.native import LadderProblem
 from cpwords.puzzles.ladder.solution import LadderSolution
 from cpwords.puzzles.ladder.spec import LadderSpec
 from cpwords.results import Result
+from cpwords.wording import counted
 
 
 def prepare(spec: LadderSpec, budget: Budget | None = None) -> Prepared:
@@ -63,7 +64,7 @@ def result(spec: LadderSpec, problem: Any, found: Found, stats: dict[str, Any], 
         from cpwords.puzzles.ladder.generate import solution_fields
 
         solutions = found.convert(lambda answer: LadderSolution.model_validate(solution_fields(index, *answer)))
-        return Result.from_search(spec, found, solutions, infeasible=f"no pair of words at exactly {spec.par} steps",
+        return Result.from_search(spec, found, solutions, infeasible=f"no pair of words at exactly {counted(spec.par, 'step')}",
                                   what="ladder puzzle", stats=stats, asked=spec.count)
     solutions = found.convert(lambda answer: _solution(index, spec, answer[1], answer[0]))
     return Result.from_search(spec, found, solutions, infeasible=found.message or "no ladder", what="ladder",

@@ -8,6 +8,7 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from cpwords.specs import BaseSpec, DictionaryRef, field_error, letters, spec_alphabet
+from cpwords.wording import counted
 
 #: The dictionary of ``mode: generate`` when the spec names none: common words a player knows
 #: (offensive words are left out).
@@ -89,19 +90,30 @@ class LadderSpec(BaseSpec):
                 + (" or accents)" if alphabet.language == "english" else f"; {alphabet.language})")
             ) from None
 
+    def _given(self, name: str) -> bool:
+        """The spec sets ``name`` to a value of its own (a dumped spec holds the defaults too: those
+        are not refused)."""
+        return name in self.model_fields_set and getattr(self, name) != type(self).model_fields[name].default
+
     @model_validator(mode="after")
     def _same_length(self) -> LadderSpec:
         if self.mode == "generate":
             if self.target is not None:
                 raise field_error("target", "mode 'generate' chooses the targets; leave 'target' out", self.target)
+            for name in ("shortest_pick", "all_shortest", "limit", "define"):
+                if self._given(name):  # a generated puzzle shows its least-rare shortest ladder, no more
+                    raise field_error(name, "does not go with mode 'generate' (its puzzles show their least-rare "
+                                            "shortest ladder)", getattr(self, name))
             if "dictionary" not in self.model_fields_set:
                 object.__setattr__(self, "dictionary", DictionaryRef(name=GENERATE_DICTIONARY))
             if self.start is not None:
+                if "length" in self.model_fields_set and self.length != len(self.start):
+                    raise field_error("length", f"the start word {self.start!r} has {counted(len(self.start), 'letter')}: leave "
+                                                f"the length out or make it {len(self.start)}", self.length)
                 object.__setattr__(self, "length", len(self.start))
             return self
         for name in ("par", "length", "count"):
-            # a dumped spec holds the defaults too: only a value of its own is refused
-            if name in self.model_fields_set and getattr(self, name) != type(self).model_fields[name].default:
+            if self._given(name):
                 raise field_error(name, f"{name!r} is only for mode 'generate', not {self.mode!r}", getattr(self, name))
         if self.start is None or self.target is None:
             raise field_error("start" if self.start is None else "target",
@@ -109,8 +121,9 @@ class LadderSpec(BaseSpec):
         if len(self.start) != len(self.target):
             raise PydanticCustomError(
                 "ladder_lengths",
-                "start and target must have the same length: '{start}' has {n} letters, '{target}' has {m}",
-                {"start": self.start, "n": len(self.start), "target": self.target, "m": len(self.target)},
+                "start and target must have the same length: '{start}' has {n}, '{target}' has {m}",
+                {"start": self.start, "n": counted(len(self.start), "letter"), "target": self.target,
+                 "m": len(self.target)},
             )
         language = self.alphabet().language
         if self.define and language != "english":

@@ -7,6 +7,7 @@ from typing import Any
 
 from cpwords.lexicon import load_lexicon
 from cpwords.puzzles.letter_boxed.solution import LetterBoxedSolution
+from cpwords.wording import counted
 
 
 def check(spec: Any, solution: LetterBoxedSolution) -> list[str]:
@@ -23,13 +24,13 @@ def check(spec: Any, solution: LetterBoxedSolution) -> list[str]:
     if not words:
         return ["the answer has no words"]
     if getattr(solution, "sides", None) is None and len(words) > spec.max_words:
-        problems.append(f"{len(words)} words, more than max_words={spec.max_words}")
+        problems.append(f"{counted(len(words), 'word')}, more than max_words={spec.max_words}")
     lexicon = load_lexicon(spec.dictionary)
     for w in words:
         if w not in lexicon:
             problems.append(f"{w!r} is not in the dictionary")
         if len(w) < spec.min_word_length:
-            problems.append(f"{w!r} is shorter than {spec.min_word_length} letters")
+            problems.append(f"{w!r} is shorter than {counted(spec.min_word_length, 'letter')}")
         for ch in w:
             if ch not in side_of:
                 problems.append(f"{w!r} uses {ch!r}, which is not on the box")

@@ -18,6 +18,7 @@ from cpwords.puzzles.letter_boxed import native
 from cpwords.puzzles.letter_boxed.answers import WordRows
 from cpwords.puzzles.letter_boxed.reach import MemoryBudgetExceeded
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, drop_dominated, playable_words
+from cpwords.wording import counted, plural
 
 
 def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
@@ -141,7 +142,8 @@ def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
         found.stop(stopped)
     elif len(found.answers) < spec.puzzles:
         found.stop("limit")
-        found.message = (f"only {len(found.answers)} of {tried} boxes tried need exactly {spec.par} words; "
-                         "raise attempts or change par" if found.answers else
-                         f"no box of {tried} tried needs exactly {spec.par} words; raise attempts or change par")
+        at_par = len(found.answers)
+        found.message = (f"of the {counted(tried, 'box', 'boxes')} tried, "
+                         + (f"{counted(at_par, 'box', 'boxes')} {plural(at_par, 'needs', 'need')}" if at_par else "none needs")
+                         + f" exactly {counted(spec.par, 'word')}; raise attempts or change par")
     return found

@@ -10,6 +10,7 @@ from rich.console import Group
 from rich.text import Text
 
 from cpwords import display
+from cpwords.wording import counted
 
 
 def box_text(sides: list[str]) -> str:
@@ -46,7 +47,7 @@ def render(spec: Any, result: Any) -> Any:
     if spec.task == "generate":
         for i, s in enumerate(result.solutions):
             items.append(Text(f"puzzle {i + 1}: {' '.join(x.upper() for x in s.sides or [])}"
-                              f"  ·  {s.answers_at_par:,} answer(s) of {len(s.words)} words"))
+                              f"  ·  {counted(s.answers_at_par, 'answer')} of {counted(len(s.words), 'word')}"))
             items.append(Text(box_text(s.sides or [])))
             items.append(Text("  e.g. " + " → ".join(w.upper() for w in s.words)))
     else:
@@ -54,11 +55,12 @@ def render(spec: Any, result: Any) -> Any:
         if spec.task == "min_words" and result.solutions:
             s = result.solutions[0]
             items.append(Text(" → ".join(w.upper() for w in s.words), style="bold"))
-            items.append(Text(f"{len(s.words)} words, {s.letters} letters, rareness {s.rareness:,}"))
+            items.append(Text(f"{counted(len(s.words), 'word')}, {counted(s.letters, 'letter')}, "
+                              f"rareness {s.rareness:,}"))
         elif result.solutions:
             rows = ((i + 1, " ".join(s.words), len(s.words), s.letters, s.rareness)
                     for i, s in enumerate(result.solutions))
-            items.append(display.make_table(["#", "answer", "words", "letters", "rareness"], rows, what="answers",
+            items.append(display.make_table(["#", "answer", "words", "letters", "rareness"], rows, what="answer",
                                             justify=["right", "left", "right", "right", "right"]))
         by_words = result.stats.get("count_by_words")
         if by_words:
@@ -156,7 +158,7 @@ def _caption(spec: Any, solution: Any, words: list[str]) -> str:
         return " → ".join(f'<tspan fill="{_COLOURS[k % len(_COLOURS)]}">{k + 1} {escape(w.upper())}</tspan>'
                           for k, w in enumerate(words))
     if solution is not None and spec.task == "generate":
-        return escape(f"join every letter in {len(solution.words)} words")
+        return escape(f"join every letter in {counted(len(solution.words), 'word')}")
     return ""
 
 

@@ -21,6 +21,7 @@ from cpwords.puzzles.letter_boxed.generate import random_box
 from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, check_letters_reachable, playable_words
 from cpwords.results import Result
+from cpwords.wording import counted
 
 
 class LetterBoxedSharding(Sharding):
@@ -78,7 +79,7 @@ class LetterBoxedSharding(Sharding):
 
     def result(self, spec: Any, context: Lexicon, found: Found) -> Result:
         """The Result, as the kind's own solve builds it."""
-        infeasible = found.message or f"no answer of at most {spec.max_words} words with this dictionary"
+        infeasible = found.message or f"no answer of at most {counted(spec.max_words, 'word')} with this dictionary"
         return Result.from_search(spec, found, [], infeasible=infeasible,
                                   stats={"dictionary": spec.dictionary.label()})
 

@@ -18,6 +18,7 @@ from cpwords.puzzles.letter_boxed.solution import LetterBoxedSolution
 from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, check_letters_reachable, playable_words
 from cpwords.results import Result
+from cpwords.wording import counted
 
 
 def prepare(spec: LetterBoxedSpec, budget: Budget | None = None) -> Prepared:
@@ -58,7 +59,7 @@ def result(spec: LetterBoxedSpec, problem: BoxProblem, found: Found, stats: dict
         found.stats["count_by_words"] = {str(k): v for k, v in sorted(found.stats["count_by_words"].items())}
     if spec.task == "min_words" and solutions:
         stats["cost"] = solutions[0].letters if spec.rank == "letters" else solutions[0].rareness
-    infeasible = f"no answer of at most {spec.max_words} words with this dictionary" + (
+    infeasible = f"no answer of at most {counted(spec.max_words, 'word')} with this dictionary" + (
         "; raise max_words or use a larger dictionary" if spec.task == "min_words" else "")
     what = "puzzle" if spec.task == "generate" else "answer"
     return Result.from_search(spec, found, solutions, infeasible=infeasible, what=what, stats=stats,

@@ -38,7 +38,8 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
                    help="--generate: only boards whose suffixes have at most K completions (modulo symmetry)")
     p.add_argument("--blank", action="store_true",
                    help="with --svg: draw the puzzle without its answer, for a player")
-    p.set_defaults(func=run)
+    # spec fields filled from options of another name, for errors (the CLI blames the option typed)
+    p.set_defaults(func=run, spec_options={"count": "--generate", "limit": ("--limit", "--enumerate")})
 
 
 def parse_suffixes(text: str) -> dict[str, str]:

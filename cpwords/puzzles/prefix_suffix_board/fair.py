@@ -22,6 +22,7 @@ from cpwords.puzzles.prefix_suffix_board import native
 from cpwords.puzzles.prefix_suffix_board.problem import Problem
 from cpwords.puzzles.prefix_suffix_board.solution import BoardSolution
 from cpwords.results import Difficulty, difficulty_level
+from cpwords.wording import counted
 
 #: Placements looked at per draw before the search restarts in a new random order (the search
 #: is depth first: placements in a row share most suffixes, so short draws see more variety).
@@ -95,14 +96,17 @@ def fair_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
                 found.answers.append((search.board(vector, prefixes), count, board_difficulty(problem, vector, count)))
                 exhausted = False
                 break
-            if exhausted:
-                return found  # every placement was looked at: no (other) fair board exists
+            if exhausted:  # every placement was looked at: no (other) fair board exists
+                found.message = (f"every suffix placement was looked at: no {'other ' if found.answers else ''}"
+                                 f"board has at most {counted(most, 'completion')}")
+                return found
     except SearchTimeout:
         return found.stop(budget.reason)
     if len(found.answers) < spec.count:
         found.stop("limit")
-        found.message = (f"found {len(found.answers)} of the {spec.count} boards asked for with at most {most} "
-                         f"completion{'s' if most > 1 else ''} in {found.stats['placements_counted']:,} placements")
+        found.message = (f"no {'other ' if found.answers else ''}board with at most {counted(most, 'completion')} in "
+                         f"{counted(found.stats['placements_counted'], 'placement')} counted, "
+                         f"{found.stats['draws']:,} random orders; another seed may find more")
     return found
 
 

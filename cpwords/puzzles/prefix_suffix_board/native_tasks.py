@@ -87,4 +87,6 @@ def generate(problem: Problem, spec: Any, budget: Budget) -> Found:
     found = Found(answers=boards)
     if len(boards) < spec.count and not exhausted:
         found.stop(budget.reason if budget.expired() else "limit")
+        if found.stopped == "limit":
+            found.message = "random draws kept giving boards already made; engine cpsat or sat can list them all"
     return found

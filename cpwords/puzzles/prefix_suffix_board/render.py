@@ -71,7 +71,7 @@ def render(spec: Any, result: Result) -> Any:
         items.append(display.PlainLines(line for i, sol in enumerate(shown)
                                         for line in (_heading(i, result), *_board_lines(sol, draw))))
     if hidden:
-        items.append(display.more_line(hidden, "boards"))
+        items.append(display.more_line(hidden, "board"))
     if result.count is not None and result.task in ("count_boards", "count_suffix_sets"):
         what = "boards" if result.task == "count_boards" else "suffix placements admitting a board"
         rows = [(f"{what}, modulo symmetry", result.count),

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cpwords.engines.budget import build_checkpoint
-from cpwords.errors import InputError
 from cpwords.geometry import Board, Symmetry, board_symmetries, load_board
 
 if TYPE_CHECKING:
@@ -82,18 +81,17 @@ def board_layout(ref: str | Path, *, base_dir: Path | None = None) -> Layout:
     board = load_board(ref, base_dir=base_dir)
     for name, kind in zip(board.nodes, board.kinds, strict=True):
         if kind not in ("prefix", "suffix"):
-            raise InputError("board node kinds must be 'prefix' or 'suffix'", field=f"board.nodes.{name}.kind",
-                             value=kind)
+            raise board.error("board node kinds must be 'prefix' or 'suffix'", ["nodes", name, "kind"], value=kind)
     edges = []
     for a, b in board.edges:
         if board.kinds[a] == board.kinds[b]:
-            raise InputError("every edge must join a prefix and a suffix", field="board.edges",
-                             value=[board.nodes[a], board.nodes[b]])
+            raise board.error("every edge must join a prefix and a suffix", ["edges", board.edges.index((a, b))],
+                              value=[board.nodes[a], board.nodes[b]])
         edges.append((a, b) if board.kinds[a] == "prefix" else (b, a))
     touched = {n for e in edges for n in e}
     for i, name in enumerate(board.nodes):
         if i not in touched:
-            raise InputError("every slot needs at least one edge", field=f"board.nodes.{name}")
+            raise board.error("every slot needs at least one edge", ["nodes", name])
     return Layout(
         board,
         tuple(board.nodes_of("prefix")),

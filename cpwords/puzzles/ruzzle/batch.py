@@ -21,6 +21,7 @@ from cpwords.engines.found import Found
 from cpwords.lexicon import load_lexicon
 from cpwords.puzzles.ruzzle.spec import RuzzleSpec
 from cpwords.results import Result
+from cpwords.wording import counted
 
 #: Boards searched between two looks at the time limit.
 CHUNK = 1024
@@ -71,7 +72,7 @@ def _score_group(specs: Sequence[RuzzleSpec], indexes: list[int], budget: Budget
     label = first.dictionary.label()
     stats = {"prepare_s": round(time.perf_counter() - t0, 6), "dictionary": label,
              "dictionary_words": len(lexicon), "scores_only": True}
-    infeasible = f"no word of {label} with at least {first.min_letters()} letters can be traced on this board"
+    infeasible = f"no word of {label} with at least {counted(first.min_letters(), 'letter')} can be traced on this board"
     for start in range(0, len(indexes), CHUNK):
         chunk = indexes[start:start + CHUNK]
         if budget.expired():

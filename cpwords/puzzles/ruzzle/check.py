@@ -16,6 +16,7 @@ from typing import Any
 
 from cpwords.lexicon import load_lexicon
 from cpwords.puzzles.ruzzle.board import BONUS_MULTIPLIERS, RUZZLE_LETTER_VALUES, letter_values, parse_row
+from cpwords.wording import counted
 
 
 def _tiles(spec: Any, grid: Sequence[Any]) -> list[list[str]]:
@@ -92,7 +93,7 @@ def check(spec: Any, solution: Any) -> list[str]:
     if word not in load_lexicon(spec.dictionary):
         problems.append(f"{word}: not in the dictionary")
     if len(word) < spec.min_letters():
-        problems.append(f"{word}: shorter than {spec.min_letters()} letters")
+        problems.append(f"{word}: shorter than {counted(spec.min_letters(), 'letter')}")
     if problems:
         return problems
     bonus = spec.bonus_cells() if spec.scoring == "ruzzle" else {}

@@ -44,7 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argpars
     p.add_argument("--pool", type=int, metavar="N", help="best_board climb: boards kept in the pool (default 100)")
     p.add_argument("--climbs", type=int, metavar="N", help="best_board climb: climbs (default: until the time limit)")
     p.add_argument("--target", type=int, metavar="POINTS", help="best_board: stop at a board worth this much")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, spec_options={"min_word_length": "--min-length"})  # for errors: the option typed
 
 
 def build_spec(args: argparse.Namespace) -> Any:

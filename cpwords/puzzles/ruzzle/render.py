@@ -9,6 +9,7 @@ from rich.console import Group
 from rich.text import Text
 
 from cpwords import display
+from cpwords.wording import counted
 
 #: Terminal style and SVG fill of each bonus square.
 BONUS_STYLE = {"DL": ("black on bright_cyan", "#9fd8f0"), "TL": ("white on blue", "#3a6fd8"),
@@ -60,10 +61,11 @@ def render(spec: Any, result: Any) -> Any:
         items.append(board_text(spec, result))
         if result.solutions:
             words = ((s.word, s.score, " ".join(f"{r},{c}" for r, c in s.path)) for s in result.solutions)
-            items.append(display.make_table(["word", "score", "path (row,col)"], words, what="words",
+            items.append(display.make_table(["word", "score", "path (row,col)"], words, what="word",
                                             justify=["left", "right", "left"]))
         if result.solutions and spec.scoring != "none":
-            items.append(Text(f"{len(result.solutions):,} words, {result.objective:,} points ({spec.scoring})"))
+            items.append(Text(f"{counted(len(result.solutions), 'word')}, {counted(result.objective, 'point')} "
+                              f"({spec.scoring})"))
     if result.message:
         items.append(Text(result.message))
     items.append(Text(display.status_line(result), style="dim"))
@@ -153,8 +155,8 @@ def _caption_lines(spec: Any, result: Any) -> list[str]:
     if not result.solutions:
         return []
     best = result.solutions[0]
-    first = f"best: {best.word.upper()}" + (f", {best.score:,} points" if spec.scoring != "none" else "")
-    total = f"{len(result.solutions):,} words" + (f", {result.objective:,} points in all ({spec.scoring} scoring)"
+    first = f"best: {best.word.upper()}" + (f", {counted(best.score, 'point')}" if spec.scoring != "none" else "")
+    total = counted(len(result.solutions), "word") + (f", {counted(result.objective, 'point')} in all ({spec.scoring} scoring)"
                                                    if spec.scoring != "none" and result.objective is not None else "")
     return [first, total]
 
@@ -164,5 +166,5 @@ def _count_lines(result: Any) -> tuple[list[str], list[str]]:
     by_length = result.stats.get("paths_by_length", {})
     side = ["simple king paths", *(f"{k} cell{'' if str(k) == '1' else 's'}: {n:,}" for k, n in by_length.items())]
     exact = "" if result.count_exact is not False else " (at least)"
-    total = [f"{result.count:,} paths of 2 or more cells{exact}"] if result.count is not None else []
+    total = [f"{counted(result.count, 'path')} of 2 or more cells{exact}"] if result.count is not None else []
     return side, total

@@ -23,6 +23,7 @@ from cpwords.puzzles.ruzzle.board import Board, parse_row
 from cpwords.puzzles.ruzzle.chains import chain_seed
 from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
 from cpwords.results import Result
+from cpwords.wording import counted
 
 #: Independent chains a ``best_board`` search is split into.
 CHAINS = 8
@@ -103,7 +104,7 @@ class RuzzleSharding(Sharding):
         found.count = len(solutions)
         if spec.scoring != "none":
             found.objective = sum(s.score for s in solutions)
-        infeasible = (f"no word of {spec.dictionary.label()} with at least {spec.min_letters()} letters "
+        infeasible = (f"no word of {spec.dictionary.label()} with at least {counted(spec.min_letters(), 'letter')} "
                       "can be traced on this board")
         result = Result.from_search(spec, found, solutions, infeasible=infeasible, what="word", stats={
             "dictionary": spec.dictionary.label(), "dictionary_words": len(context.lexicon)})

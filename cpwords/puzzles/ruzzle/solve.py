@@ -16,6 +16,7 @@ from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
 from cpwords.puzzles.ruzzle.solution import RuzzleSolution
 from cpwords.puzzles.ruzzle.spec import RuzzleSpec
 from cpwords.results import Result
+from cpwords.wording import counted
 
 #: An engine's answer: a word, its path (0-based cells) and its points on that path.
 Answer = tuple[str, tuple[int, ...], int]
@@ -48,7 +49,7 @@ def result(spec: RuzzleSpec, problem: RuzzleProblem, found: Found, stats: dict[s
         if spec.scoring != "none":
             found.objective = sum(s.score for s in solutions)
     infeasible = "" if solutions else (f"no word of {spec.dictionary.label()} with at least "
-                                       f"{spec.min_letters()} letters can be traced on this board")
+                                       f"{counted(spec.min_letters(), 'letter')} can be traced on this board")
     outcome = Result.from_search(spec, found, solutions, infeasible=infeasible, what="word", stats=stats)
     if spec.task == "best_board":
         outcome.count_exact = True  # the words of the board found are all listed

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import random
 import warnings
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-import yaml
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
 from cpwords.errors import InputError
@@ -236,12 +234,6 @@ class RuzzleSpec(BaseSpec):
 
 def _layout_error(message: str, source: str, loc: list[Any], **fields: Any) -> InputError:
     """An error in a bonus layout file, naming that file, the line and the field (not the puzzle's)."""
-    from cpwords.specs import _line_of, _Loader
+    from cpwords.geometry import shape_error
 
-    line = None
-    try:
-        line = _line_of(yaml.compose(Path(source).read_text(encoding="utf-8"), Loader=_Loader), loc)
-    except (OSError, yaml.YAMLError, ValueError):
-        pass
-    field = ".".join(f"[{s}]" if isinstance(s, int) else str(s) for s in loc).replace(".[", "[") or None
-    return InputError(message, source=source, line=line, field=field, **fields)
+    return shape_error(message, source, loc, **fields)

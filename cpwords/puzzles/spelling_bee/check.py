@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import Any
 
 from cpwords.lexicon import lexicon_for
+from cpwords.wording import counted
 
 #: The game's ranks and the percentage of the hive's points each needs.
 RANK_SHARES = {"Beginner": 0, "Good Start": 2, "Moving Up": 5, "Good": 8, "Solid": 15, "Nice": 25, "Great": 40,
@@ -120,7 +121,7 @@ def check(spec: Any, solution: Any) -> list[str]:
         problems.append(f"total says {solution.total}, the words score {total}")
     expected = {name: round_half_up(total * share, 100) for name, share in RANK_SHARES.items()}
     if solution.ranks != expected:
-        problems.append(f"the ranks {solution.ranks} are not the game's for {total} points: {expected}")
+        problems.append(f"the ranks {solution.ranks} are not the game's for {counted(total, 'point')}: {expected}")
     missing = sorted(allowed_words(lexicon, hive, solution.center, spec.min_word_length) - set(solution.words))
     if missing:
         problems.append(f"{len(missing)} allowed word(s) missing, e.g. {missing[0]!r}")
@@ -155,7 +156,7 @@ def _word_problems(solution: Any, lexicon: Any, n: int) -> list[str]:
         if word not in lexicon:
             problems.append(f"{word!r} is not in the dictionary")
         if len(word) < n:
-            problems.append(f"{word!r} is shorter than {n} letters")
+            problems.append(f"{word!r} is shorter than {counted(n, 'letter')}")
         if not set(word) <= letters:
             problems.append(f"{word!r} uses letters outside the hive")
         if center not in word:

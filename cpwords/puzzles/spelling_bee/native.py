@@ -14,6 +14,7 @@ from typing import Any
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
 from cpwords.puzzles.spelling_bee.words import HIVE_SIZE, PANGRAM_BONUS, WordTable
+from cpwords.wording import counted
 
 
 def words(table: WordTable, spec: Any, budget: Budget) -> Found:
@@ -92,7 +93,7 @@ def generate(table: WordTable, spec: Any, budget: Budget) -> Found:
     if not found.complete and chosen:
         how = f"the {'best' if spec.maximize else 'hives drawn'} among"
         found.message = (f"the time limit was reached after {scanned:,} of {len(candidates):,} pangram letter sets: "
-                         f"{how} those ({len(good):,} hives in range so far)")
+                         f"{how} those ({counted(len(good), 'hive')} in range so far)")
     return found
 
 

@@ -10,6 +10,7 @@ from rich.console import Group
 from rich.text import Text
 
 from cpwords import display
+from cpwords.wording import counted
 
 #: Words drawn in a picture (the rest are counted).
 WORDS_SHOWN = 60
@@ -41,7 +42,7 @@ def render(spec: Any, result: Any) -> Any:
     for i, s in enumerate(result.solutions):
         if spec.task == "generate":
             items.append(Text(f"hive {i + 1}: {s.letters.upper()} (centre {s.center.upper()})  ·  "
-                              f"{len(s.words)} words, {s.total} points, pangrams: {', '.join(s.pangrams)}",
+                              f"{counted(len(s.words), 'word')}, {counted(s.total, 'point')}, pangrams: {', '.join(s.pangrams)}",
                               style="bold"))
         items.append(Text(hive_text(s.letters)))
         if spec.task == "generate":
@@ -50,8 +51,8 @@ def render(spec: Any, result: Any) -> Any:
             items.append(Text(f"words: {shown}", style="dim"))
         else:
             rows = [(w + (" ★" if w in s.pangrams else ""), p) for w, p in zip(s.words, s.points, strict=True)]
-            items.append(display.make_table(["word", "points"], rows, justify=["left", "right"], what="words",
-                                            title=f"{len(s.words)} words, {s.total} points"))
+            items.append(display.make_table(["word", "points"], rows, justify=["left", "right"], what="word",
+                                            title=f"{counted(len(s.words), 'word')}, {counted(s.total, 'point')}"))
             items.append(display.make_table(["rank", "points"], list(s.ranks.items()), justify=["left", "right"]))
     if result.message:
         items.append(Text(result.message))
@@ -93,8 +94,8 @@ def svg(spec: Any, result: Any, *, index: int = 0, answer: bool = True) -> str:
         out.append(f'<polygon points="{pts}" fill="{fill}"/>')
         out.append(f'<text x="{x:.1f}" y="{y + 11:.1f}" font-size="32" font-weight="bold" '
                    f'text-anchor="middle">{escape(ch.upper())}</text>')
-    caption = (f"{len(s.words)} words · {s.total} points · {len(s.pangrams)} pangram"
-               f"{'' if len(s.pangrams) == 1 else 's'}") if answer else "find words of 4+ letters with the centre"
+    caption = (f"{counted(len(s.words), 'word')} · {counted(s.total, 'point')} · "
+               f"{counted(len(s.pangrams), 'pangram')}") if answer else "find words of 4+ letters with the centre"
     out.append(f'<text x="{cx:.0f}" y="{height - 16:.0f}" font-size="14" text-anchor="middle" '
                f'fill="#333">{escape(caption)}</text>')
     for i, (word, points) in enumerate(shown):

@@ -81,8 +81,7 @@ def result(spec: SpellingBeeSpec, table: WordTable | None, found: Found, stats: 
         infeasible = "no hive with a pangram meets the bounds with this dictionary"
         what = "hive"
         if found.complete and 0 < len(solutions) < spec.puzzles and found.message is None:
-            found.message = (f"only {len(solutions)} hive{'s' if len(solutions) > 1 else ''} with a pangram "
-                             f"meet{'' if len(solutions) > 1 else 's'} the bounds ({spec.puzzles} asked for)")
+            found.message = "no other hive with a pangram meets the bounds"
         if found.count is not None:
             stats["hives_in_range"] = found.count
             found.count = None  # the answers are hives; how many meet the bounds is a figure, not the count

@@ -8,6 +8,7 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from cpwords.specs import PLAYER_DICTIONARY, BaseSpec, DictionaryRef, field_error, letters
+from cpwords.wording import counted
 
 if TYPE_CHECKING:
     from cpwords.puzzles import PuzzleKind
@@ -129,7 +130,7 @@ class SpellingBeeSpec(BaseSpec):
         else:
             size = self.alphabet().size
             if len(self.avoid) > size - HIVE_LETTERS:
-                raise field_error("avoid", f"it leaves {size - len(self.avoid)} letters; a hive needs {HIVE_LETTERS}",
+                raise field_error("avoid", f"it leaves {counted(size - len(self.avoid), 'letter')}; a hive needs {HIVE_LETTERS}",
                                   self.avoid)
             for low, high in (("min_words", "max_words"), ("min_points", "max_points")):
                 lo, hi = getattr(self, low), getattr(self, high)

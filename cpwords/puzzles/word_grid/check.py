@@ -18,6 +18,7 @@ from pathlib import Path
 
 from cpwords.errors import InputError
 from cpwords.geometry import GridShape, load_grid
+from cpwords.wording import counted
 
 
 def _shape(name: str | Path) -> tuple[GridShape, list[tuple[str, list[tuple[int, int]]]]]:
@@ -95,7 +96,7 @@ def _check_puzzle(shape, slots, rows: list[str], solution) -> list[str]:
         return ["the puzzle has no board of the grid's size"]
     problems = _check_unscramble(board, shape, rows, solution)
     if len(solution.swaps or []) != solution.par:
-        problems.append(f"{len(solution.swaps or [])} swaps listed for par {solution.par}")
+        problems.append(f"{counted(len(solution.swaps or []), 'swap')} listed for par {solution.par}")
     if solution.colors != puzzle_colours(slots, rows, board):
         problems.append(f"colours {solution.colors} differ from the rule's {puzzle_colours(slots, rows, board)}")
     return problems

@@ -64,7 +64,8 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     p.add_argument("--blank", action="store_true", help="--puzzle with --svg: draw the player's board only")
     p.add_argument("--common", action="store_true", help="prefer common words (least total rareness)")
     p.add_argument("--repeat-words", action="store_true", help="allow a word more than once")
-    p.set_defaults(func=run)
+    # spec fields filled from options of another name, for errors (the CLI blames the option typed)
+    p.set_defaults(func=run, spec_options={"count": ("--generate", "--puzzle"), "limit": "--enumerate"})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,10 +104,6 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         # Fields filled from an option of another name, or from a file: blame what the user wrote.
         top = (exc.field or "").split(".")[0].split("[")[0]
-        if top == "count" and args.generate is not None:
-            raise InputError(exc.message, field="--generate", value=args.generate) from None
-        if top == "count" and args.puzzle is not None:
-            raise InputError(exc.message, field="--puzzle", value=args.puzzle) from None
         files = {"given": ("--fill", args.fill) if args.fill else ("--answer", args.answer),
                  "scrambled": ("--unscramble", args.unscramble)}
         if top in files and files[top][1]:

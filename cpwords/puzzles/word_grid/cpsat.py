@@ -137,7 +137,8 @@ def _generate_anchored(problem: GridProblem, spec: Any, budget: Budget) -> Found
     """``generate`` by random anchors: fix a random word in the first slot, prune the other slots'
     tables by arc consistency, and let CP-SAT complete the grid. Small tables make each solve
     fast; a grid seen before (or its mirror image) is skipped. Returns None to fall back to the
-    whole model when ANCHOR_TRIES anchors in a row lead nowhere."""
+    whole model when ANCHOR_TRIES anchors in a row lead nowhere, or when every anchor was tried
+    before ``count`` grids were made (one grid an anchor proves nothing about the others)."""
     rng = random.Random(spec.seed)
     anchors = list(problem.candidates[0])
     rng.shuffle(anchors)
@@ -172,12 +173,8 @@ def _generate_anchored(problem: GridProblem, spec: Any, budget: Budget) -> Found
             seen.add(key)
             found.answers.append(list(key))
             failures = 0
-    if len(found.answers) < spec.count and failures >= ANCHOR_TRIES:
+    if len(found.answers) < spec.count:  # one grid an anchor: other grids may share the anchors
         return None
-    if len(found.answers) < spec.count and found.stats["anchors"] < len(anchors):
-        found.stop("limit")
-    if 0 < len(found.answers) < spec.count:
-        found.message = f"found {len(found.answers)} different grids of the {spec.count} asked for"
     return found
 
 
@@ -203,7 +200,7 @@ def _solve_repeatedly(problem: GridProblem, spec: Any, budget: Budget) -> Found:
         if outcome.status is not Status.OPTIMAL:
             return found.stop(outcome.stopped)
     if 0 < len(found.answers) < spec.count:
-        found.message = f"only {len(found.answers)} different grids exist"
+        found.message = "no other grid exists"
     return found
 
 

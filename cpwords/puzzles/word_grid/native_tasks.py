@@ -14,6 +14,7 @@ from cpwords.geometry import canonical_form, is_lex_leader
 from cpwords.puzzles.word_grid.count import BeyondTimeLeft, CountProgress, TooLargeToContract, count_grids
 from cpwords.puzzles.word_grid.native import GridSearch
 from cpwords.puzzles.word_grid.problem import GridProblem, shuffled_order
+from cpwords.wording import counted
 
 #: Fresh random restarts allowed per wanted grid before ``generate`` gives up finding new ones.
 RESTARTS_PER_GRID = 20
@@ -62,8 +63,8 @@ def generate(problem: GridProblem, spec: Any, budget: Budget) -> Found:
             found.answers.append(list(key))
     if len(found.answers) < spec.count:
         found.stop("limit")  # random restarts cannot prove that no other grid exists
-        found.message = (f"found {len(found.answers)} different grids of the {spec.count} asked for in {attempts} "
-                         "random restarts; engine cpsat or task enumerate can list them all")
+        found.message = (f"{counted(attempts, 'random restart')} gave no other grid; engine cpsat or task "
+                         "enumerate can list them all")
     return found
 
 
@@ -87,7 +88,7 @@ def fill(problem: GridProblem, spec: Any, budget: Budget) -> Found:
         found.stop(budget.reason)
     found.stats["nodes"] = search.nodes
     if found.complete and 0 < len(found.answers) < spec.count:
-        found.message = f"only {len(found.answers)} different grids exist"
+        found.message = "no other grid exists"
     return found
 
 
@@ -113,13 +114,17 @@ def _least_rare(problem: GridProblem, spec: Any, budget: Budget) -> Found:
         if ids is None:
             break
     if 0 < len(found.answers) < spec.count:
-        found.message = f"only {len(found.answers)} different grids exist"
+        found.message = "no other grid exists"
     return found
 
 
 def enumerate_grids(problem: GridProblem, budget: Budget | None = None, limit: int | None = None,
                     keep: bool = True):
-    """All lex-leader grids by backtracking: (kept grids, count, raw count, complete, nodes)."""
+    """All lex-leader grids by backtracking: (kept grids, count, raw count, complete, nodes).
+
+    Cut short, ``count`` is a lower bound on the grids modulo symmetry: the lex-leaders seen, or
+    the raw count over the group's order when that is more (a class holds at most that many
+    grids), so that the two bounds reported together agree."""
     budget = budget or Budget()
     search = GridSearch(problem, frequency_orders(problem), budget)
     grids: list[list[int]] = []
@@ -142,6 +147,8 @@ def enumerate_grids(problem: GridProblem, budget: Budget | None = None, limit: i
                     break
     except SearchTimeout:
         complete = False
+    if not complete:
+        count = max(count, -(-raw // len(problem.group)))
     return grids, count, raw, complete, search.nodes
 
 

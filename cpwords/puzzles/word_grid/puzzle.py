@@ -32,6 +32,7 @@ from cpwords.puzzles.word_grid.spec import default_par
 from cpwords.puzzles.word_grid.uniqueness import second_grid, view_problem
 from cpwords.puzzles.word_grid.unscramble import fewest_swaps
 from cpwords.results import Status
+from cpwords.wording import counted
 
 #: Scrambles tried on one answer grid before another grid is drawn.
 SCRAMBLES_PER_GRID = 40
@@ -92,8 +93,8 @@ def make_puzzles(problem: GridProblem, spec: Any, budget: Budget, engine: str) -
             found.answers.append(made_one)
     if len(found.answers) < spec.count:
         found.stop("limit")  # random draws cannot prove that no (other) puzzle exists
-        found.message = (f"made {len(found.answers)} of the {spec.count} puzzles asked for from "
-                         f"{stats['grids_tried']} answer grids; a larger dictionary, another par or seed may help")
+        found.message = (f"{counted(stats['grids_tried'], 'answer grid')} tried; a larger dictionary, another par "
+                         "or seed may help")
     return found
 
 

@@ -10,6 +10,7 @@ from rich.console import Group
 from rich.text import Text
 
 from cpwords import display
+from cpwords.wording import counted
 
 #: Cell colours of a puzzle board (``g`` green, ``y`` yellow, ``-`` grey): terminal styles, SVG fills.
 _TERMINAL_COLOURS = {"g": "bold white on green4", "y": "bold black on gold1", "-": "bold white on grey50"}
@@ -67,7 +68,7 @@ def render(spec: Any, result: Any) -> Any:
         items.append(display.PlainLines(line for k, sol in enumerate(shown)
                                         for line in _solution_lines(sol, k, len(result.solutions), first)))
     if hidden:
-        items.append(display.more_line(hidden, "grids"))
+        items.append(display.more_line(hidden, "grid"))
     if result.stats.get("raw_count") is not None and result.count is not None:
         items.append(Text(f"grids modulo symmetry: {result.count:,}; all grids: {result.stats['raw_count']:,}"))
     if result.message:
@@ -83,7 +84,7 @@ def _head(sol: Any, k: int, of: int) -> str:
     if sol.rareness is not None:
         extra.append(f"rareness {sol.rareness}")
     if sol.swaps is not None:
-        extra.append(f"{len(sol.swaps)} swaps")
+        extra.append(counted(len(sol.swaps), "swap"))
     return head + (f" ({', '.join(extra)})" if extra else "") + ": " + " ".join(sol.words)
 
 
@@ -121,7 +122,7 @@ def _puzzle_board(sol: Any, k: int, of: int, *, terminal: bool) -> list[Text]:
     d = sol.difficulty
     level = f", {d.level} ({d.score:g})" if d is not None else ""
     key = "" if terminal else " (colours: g green, y yellow, - grey)"
-    return [Text(f"{head}: par {sol.par} swaps{level}{key}", style="bold"),
+    return [Text(f"{head}: par {counted(sol.par, 'swap')}{level}{key}", style="bold"),
             grid_text(sol.scrambled, terminal=terminal, colors=sol.colors), Text("")]
 
 
@@ -156,7 +157,7 @@ def svg(spec: Any, result: Any, cell: int = 40, *, only: int | None = None, answ
     if getattr(spec, "task", None) == "puzzle":
         scrambled = sols[0].scrambled
         if not answer:
-            return _board_svg(sols[0].scrambled, colors, cell, f"par {sols[0].par} swaps")
+            return _board_svg(sols[0].scrambled, colors, cell, f"par {counted(sols[0].par, 'swap')}")
     panels: list[tuple[list[str], dict[tuple[int, int], list[int]]]] = []
     if scrambled is not None:
         marks: dict[tuple[int, int], list[int]] = {}

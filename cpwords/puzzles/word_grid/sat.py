@@ -112,7 +112,7 @@ def _enough(found: Found, spec: Any) -> Found:
     if found.stopped == "limit" and len(found.answers) == spec.count:
         found.complete, found.stopped = True, None
     if found.complete and 0 < len(found.answers) < spec.count:
-        found.message = f"only {len(found.answers)} different grids exist"
+        found.message = "no other grid exists"
     return found
 
 

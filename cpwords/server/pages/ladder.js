@@ -69,12 +69,12 @@
     const reveal = el("button", { type: "button", id: "puzzle-reveal" }, "Reveal");
     const box = el("section", { class: "ladder-puzzle" },
       el("h3", { id: "puzzle-pair" }, `${words[0].toUpperCase()} → ${words[words.length - 1].toUpperCase()}`),
-      el("p", {}, `Par ${solution.steps} steps · ${solution.ladders.toLocaleString()} shortest ladder${solution.ladders === 1 ? "" : "s"}` +
+      el("p", {}, `Par ${CP.counted(solution.steps, "step")} · ${CP.counted(solution.ladders, "shortest ladder")}` +
         (d ? ` · ${d.level} (${d.score})` : "")),
       el("div", { class: "row" }, reveal));
     reveal.addEventListener("click", () => {
       reveal.remove();
-      box.append(ladder(solution, `The least-rare shortest ladder (${solution.steps} steps)`, dictionary));
+      box.append(ladder(solution, `The least-rare shortest ladder (${CP.counted(solution.steps, "step")})`, dictionary));
     });
     return box;
   }
@@ -93,10 +93,10 @@
     const common = r.solutions.filter((s) => s.mode === "common");
     const columns = [];
     shortest.slice(0, 20).forEach((s, i) => columns.push(ladder(s,
-      `Shortest${shortest.length > 1 ? ` #${i + 1}` : ""}: ${s.steps} step${s.steps === 1 ? "" : "s"}`, dictionary)));
-    common.forEach((s) => columns.push(ladder(s, `Common words: ${s.steps} steps, rareness ${s.rareness}`, dictionary)));
+      `Shortest${shortest.length > 1 ? ` #${i + 1}` : ""}: ${CP.counted(s.steps, "step")}`, dictionary)));
+    common.forEach((s) => columns.push(ladder(s, `Common words: ${CP.counted(s.steps, "step")}, rareness ${s.rareness}`, dictionary)));
     out.push(el("div", { class: "columns" }, columns));
-    if (r.count !== null && r.count !== undefined) out.push(el("p", { class: "hint" }, `${r.count.toLocaleString()} shortest ladders in all.`));
+    if (r.count !== null && r.count !== undefined) out.push(el("p", { class: "hint" }, `${CP.counted(r.count, "shortest ladder")} in all.`));
     if (r.message) out.push(el("p", { class: "hint" }, r.message));
     return out;
   }

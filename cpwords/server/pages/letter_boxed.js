@@ -18,8 +18,8 @@
     if (r.task === "count" && r.stats.count_by_words) out.push(counts(r.stats.count_by_words));
     else if (r.solutions.length) {
       const best = r.solutions[0];
-      out.push(el("p", { class: "best" }, el("strong", {}, `${best.words.length} word${best.words.length === 1 ? "" : "s"}: `),
-        el("span", { class: "chain" }, chain(best.words)), el("span", { class: "rareness" }, ` · ${best.letters} letters`)));
+      out.push(el("p", { class: "best" }, el("strong", {}, `${CP.counted(best.words.length, "word")}: `),
+        el("span", { class: "chain" }, chain(best.words)), el("span", { class: "rareness" }, ` · ${CP.counted(best.letters, "letter")}`)));
       if (r.task === "enumerate") out.push(answers(r, r.solutions));
     }
     if (extra.fewest) out.push(answers(extra.fewest.result, extra.fewest.result.solutions));
@@ -49,7 +49,7 @@
     if (!s) return [CP.verdict(r)];
     s.sides.forEach((side, i) => { if ($(sideIds[i])) $(sideIds[i]).value = side; });
     const out = [el("p", { class: "verdict good" }, `A new puzzle: ${s.sides.map((x) => x.toUpperCase()).join(" · ")}. ` +
-      `It needs ${s.words.length} words (${s.answers_at_par} answer${s.answers_at_par === 1 ? "" : "s"} of ${s.words.length} words). Press Solve to see them.`)];
+      `It needs ${CP.counted(s.words.length, "word")} (${CP.counted(s.answers_at_par, "answer")} of ${CP.counted(s.words.length, "word")}). Press Solve to see them.`)];
     const pics = CP.pictures(answer, "the generated box");
     if (pics) out.push(pics);
     return out;

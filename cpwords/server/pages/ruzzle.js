@@ -103,8 +103,8 @@
     if (board) build(board);  // best_board: the board found
     else if (answer.spec.grid && answer.spec.grid.length === size) build(answer.spec.grid.map((row) => (Array.isArray(row) ? row.join("") : row)));
     const total = r.solutions.reduce((sum, s) => sum + (s.score || 0), 0);
-    const out = [CP.verdict(r), el("p", { class: "totals" }, el("strong", {}, `${r.solutions.length.toLocaleString()} words`),
-      answer.spec.scoring !== "none" ? `, ${total.toLocaleString()} points in all` : "",
+    const out = [CP.verdict(r), el("p", { class: "totals" }, el("strong", {}, CP.counted(r.solutions.length, "word")),
+      answer.spec.scoring !== "none" ? `, ${CP.counted(total, "point")} in all` : "",
       board ? ` · board ${board.map((x) => x.toUpperCase()).join(" ")}` : "")];
     let pressed = null;
     const list = el("ul", { class: "words", id: "word-list", "aria-label": "Words, best first" },

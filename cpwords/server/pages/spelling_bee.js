@@ -63,7 +63,7 @@
     const pangrams = new Set(s.pangrams);
     out.push(el("div", { class: "columns bee" },
       el("div", {}, hive(s.letters, s.center),
-        el("p", { class: "bee-summary" }, el("strong", {}, `${s.words.length} words · ${s.total} points`),
+        el("p", { class: "bee-summary" }, el("strong", {}, `${CP.counted(s.words.length, "word")} · ${CP.counted(s.total, "point")}`),
           ` · ${s.pangrams.length} pangram${s.pangrams.length === 1 ? "" : "s"}`),
         ranks(s.ranks)),
       el("section", { class: "bee-words" }, el("h3", {}, "Words and their scores"),

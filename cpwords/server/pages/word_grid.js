@@ -99,7 +99,7 @@
     const d = solution.difficulty;
     const reveal = el("button", { type: "button", id: "puzzle-reveal" }, "Reveal");
     const box = el("section", { class: "puzzle" },
-      el("h3", {}, `Par ${solution.par} swaps` + (d ? ` · ${d.level} (${d.score})` : "")), board,
+      el("h3", {}, `Par ${CP.counted(solution.par, "swap")}` + (d ? ` · ${d.level} (${d.score})` : "")), board,
       el("p", { class: "hint" }, "The answer is the only grid of dictionary words with these letters that keeps the green cells."),
       el("div", { class: "row" }, reveal));
     reveal.addEventListener("click", () => {

@@ -216,6 +216,9 @@ const CP = (() => {
     box.hidden = false;
   }
 
+  /** A number and its noun, agreeing in number (cpwords/wording.py): counted(1, "word") is "1 word". */
+  const counted = (n, noun, many) => `${n.toLocaleString()} ${n === 1 ? noun : many || noun + "s"}`;
+
   /** The status of a result in words: solved, infeasible (and why), stopped early. */
   function verdict(result) {
     const good = result.status === "optimal" || result.status === "feasible";
@@ -242,7 +245,7 @@ const CP = (() => {
     const pics = pictures(answer, r.kind);
     if (pics) out.push(pics);
     if (r.solutions.length) {
-      out.push(el("h3", {}, `${r.solutions.length.toLocaleString()} answer${r.solutions.length === 1 ? "" : "s"}`));
+      out.push(el("h3", {}, counted(r.solutions.length, "answer")));
       out.push(el("ol", { class: "generic" }, r.solutions.slice(0, 500).map((s) => el("li", {}, solutionText(s)))));
     }
     return out;
@@ -299,5 +302,5 @@ const CP = (() => {
   document.addEventListener("DOMContentLoaded", wireYaml);
 
   return { $, el, call, solve, job, runJob, run, say, fail, show, register, pictures, verdict, genericRender, downloads,
-           dictionary, seed, kind, table, ApiError };
+           dictionary, seed, kind, table, counted, ApiError };
 })();

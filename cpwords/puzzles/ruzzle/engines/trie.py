@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from cpwords.engines.budget import Budget
-from cpwords.engines.found import Found
+from cpwords.engines.found import INTERRUPTED, Found
 from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
 from cpwords.puzzles.ruzzle.trie import trie_of
 
@@ -46,8 +46,10 @@ def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     found.stats = stats | found.stats | {"grid": board.row_strings()}
     found.complete = False
     found.stopped = "heuristic"
+    interrupted = budget.expired() and budget.reason == INTERRUPTED  # Ctrl-C, SIGTERM, a cancelled job
     found.message = (f"the board is the best the {'climbs' if spec.search == 'climb' else 'moves'} of the "
                      "search saw, not proved best"
-                     + (" (the time limit cut the search short)" if stats.get("stopped_by_time") else
+                     + (" (the search was interrupted)" if interrupted else
+                        " (the time limit cut the search short)" if stats.get("stopped_by_time") else
                         " (it climbed until the time limit)" if stats.get("until_time_limit") else ""))
     return found
