@@ -575,6 +575,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if _closed_streams(command):
         return 2
     _escape_unencodable()
+    if "cpwords.display" in sys.modules:  # a console an earlier command in this process left (quiet after a closed pipe)
+        sys.modules["cpwords.display"].forget_console()
     try:
         parser = build_parser(command)
         try:

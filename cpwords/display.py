@@ -40,6 +40,13 @@ def console() -> Console:
     return _console
 
 
+def forget_console() -> None:
+    """Drop the shared console, so that the next command makes its own (one that a closed pipe
+    made quiet stays with the command it ended, when commands run in one process)."""
+    global _console
+    _console = None
+
+
 def is_terminal() -> bool:
     """True when stdout is an interactive terminal."""
     return console().is_terminal
