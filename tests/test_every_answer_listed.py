@@ -179,8 +179,8 @@ def test_solutions_are_read_as_a_list_everywhere() -> None:
 def test_a_listing_holds_the_time_to_write_what_it_found() -> None:
     """Answers found faster than they are written: each holds its writing time out of the
     search's budget (the deadline comes sooner), so every answer found is written in time."""
-    from cpwords.engines.found import WRITE_S
-    from cpwords.puzzles.letter_boxed.answers import HOLD_EVERY, WordRows
+    from cpwords.engines.found import HOLD_EVERY, WRITE_S
+    from cpwords.puzzles.letter_boxed.answers import WordRows
 
     budget = Budget(100.0)
     before = budget.deadline
@@ -192,6 +192,26 @@ def test_a_listing_holds_the_time_to_write_what_it_found() -> None:
     unlimited = Budget(None)
     WordRows(2, [[1]] * (2 * HOLD_EVERY), budget=unlimited)
     assert unlimited.deadline is None
+
+
+def test_a_held_list_stops_the_search_once_its_writing_time_spends_the_budget() -> None:
+    """Boards come many between a search's own looks at the clock (a last slot with thousands of
+    fillings): the list that keeps them holds their writing time and raises SearchTimeout at the
+    first hold past the deadline, with no clock read in the test (a budget of 1 s, each board
+    holding 1 ms: the 1,024th spends it)."""
+    from cpwords.engines.budget import SearchTimeout
+    from cpwords.engines.found import HOLD_EVERY, HeldList
+
+    budget = Budget(1.0)
+    boards = HeldList(budget, 1e-3)
+    with pytest.raises(SearchTimeout):
+        for i in range(10 * HOLD_EVERY):
+            boards.append([i])
+    assert len(boards) == HOLD_EVERY  # every board kept is listed
+    free = HeldList(Budget(None), 1e-3)
+    for i in range(2 * HOLD_EVERY):
+        free.append([i])
+    assert len(free) == 2 * HOLD_EVERY
 
 
 def test_the_checker_of_a_whole_listing_says_what_the_one_by_one_checker_says() -> None:

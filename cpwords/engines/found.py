@@ -13,11 +13,13 @@ then builds the one Result with :meth:`cpwords.results.Result.from_search`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from cpwords.engines.budget import Budget
     from cpwords.results import Solution, Solutions
 
 S = TypeVar("S", bound="Solution")
@@ -27,6 +29,62 @@ S = TypeVar("S", bound="Solution")
 #: faster than that holds this much of its budget per answer (:meth:`Budget.hold`), so that every
 #: answer it found is written within the time limit.
 WRITE_S = 1e-5
+
+#: Answers added between two holds of their writing time.
+HOLD_EVERY = 1024
+#: Most times its processor time that writing is taken to need on a shared processor (a search
+#: that waits, as CP-SAT's callbacks do, looks more shared than it is).
+MAX_SHARED = 4.0
+
+
+class WritingHold:
+    """Holds out of ``budget`` the time to write out the answers a listing adds
+    (:meth:`~cpwords.engines.budget.Budget.hold`): ``write_s`` of processor time an answer, times
+    how shared the processor is now (the wall time of the search since the last hold over its
+    processor time), every :data:`HOLD_EVERY` answers. A search that finds answers faster than
+    they are written then stops in time for every one it found to be written within its limit.
+
+    >>> from cpwords.engines.budget import Budget
+    >>> b = Budget(10.0); hold = WritingHold(b, 1e-3)
+    >>> for _ in range(HOLD_EVERY): hold.add()
+    >>> b.left() <= 10.0 - HOLD_EVERY * 1e-3
+    True
+    """
+
+    def __init__(self, budget: Budget | None, write_s: float = 0.0) -> None:
+        self.budget, self.write_s = budget, write_s
+        self._unheld = 0
+        self._clocks = (time.monotonic(), time.process_time())
+
+    def add(self, answers: int = 1) -> bool:
+        """Note ``answers`` more answers found; True when their writing time was held just now."""
+        if self.budget is None:
+            return False
+        self._unheld += answers
+        if self._unheld < HOLD_EVERY:
+            return False
+        wall, cpu = time.monotonic(), time.process_time()
+        shared = (wall - self._clocks[0]) / max(cpu - self._clocks[1], 1e-6)
+        self.budget.hold(self._unheld * self.write_s * min(max(1.0, shared), MAX_SHARED))
+        self._clocks, self._unheld = (wall, cpu), 0
+        return True
+
+
+class HeldList(list):  # type: ignore[type-arg]
+    """A list of answers whose :meth:`append` holds each answer's writing time (:class:`WritingHold`)
+    and, after each hold, raises :class:`~cpwords.engines.budget.SearchTimeout` once the budget is
+    spent: a search that yields many answers between its own looks at the clock stops in time."""
+
+    def __init__(self, budget: Budget | None, write_s: float) -> None:
+        super().__init__()
+        self._budget = budget
+        self._hold = WritingHold(budget, write_s)
+
+    def append(self, answer: Any) -> None:
+        super().append(answer)
+        if self._hold.add() and self._budget is not None:
+            self._budget.check()
+
 
 #: Reasons a search stopped before it finished.
 TIME_LIMIT = "time_limit"

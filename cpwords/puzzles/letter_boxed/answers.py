@@ -14,7 +14,6 @@ of two million answers is written in a few hundred megabytes.
 
 from __future__ import annotations
 
-import time
 from array import array
 from collections.abc import Iterable, MutableSequence, Sequence
 from functools import partial
@@ -23,7 +22,7 @@ from typing import Any, overload
 import numpy as np
 
 from cpwords.engines.budget import Budget
-from cpwords.engines.found import WRITE_S
+from cpwords.engines.found import WRITE_S, WritingHold
 from cpwords.lexicon import Lexicon
 from cpwords.puzzles.letter_boxed.solution import LetterBoxedSolution
 from cpwords.puzzles.letter_boxed.words import WordTable
@@ -31,11 +30,6 @@ from cpwords.results import Solutions
 
 #: What fills a row after the last word of an answer shorter than the widest.
 PAD = -1
-#: Answers added between two holds of their writing time.
-HOLD_EVERY = 1024
-#: Most times its processor time that writing is taken to need on a shared processor (a search
-#: that waits, as CP-SAT's callbacks do, looks more shared than it is).
-MAX_SHARED = 4.0
 
 
 class WordRows(MutableSequence[list[int]]):
@@ -55,9 +49,7 @@ class WordRows(MutableSequence[list[int]]):
         self.width = width
         self._flat = array("i")
         self._pad = [PAD] * width
-        self._budget = budget
-        self._unheld = 0
-        self._clocks = (time.monotonic(), time.process_time())
+        self._hold = WritingHold(budget, WRITE_S)
         for row in rows:
             self.append(row)
 
@@ -69,20 +61,7 @@ class WordRows(MutableSequence[list[int]]):
     def append(self, indexes: Sequence[int]) -> None:
         """Add one answer (its word indexes) at the end."""
         self._flat.extend(self._padded(indexes))
-        if self._budget is not None:
-            self._unheld += 1
-            if self._unheld == HOLD_EVERY:
-                self._hold()
-
-    def _hold(self) -> None:
-        """Hold the writing time of the answers added since the last hold. On a shared processor
-        writing takes longer, as the search did: the wall time of the search since then over its
-        processor time says by how much."""
-        assert self._budget is not None
-        wall, cpu = time.monotonic(), time.process_time()
-        shared = (wall - self._clocks[0]) / max(cpu - self._clocks[1], 1e-6)
-        self._budget.hold(self._unheld * WRITE_S * min(max(1.0, shared), MAX_SHARED))
-        self._clocks, self._unheld = (wall, cpu), 0
+        self._hold.add()
 
     def __len__(self) -> int:
         return len(self._flat) // self.width

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
-from cpwords.engines.found import Found
+from cpwords.engines.found import Found, HeldList
 from cpwords.engines.workers import worker_count
 from cpwords.puzzles.prefix_suffix_board import native
 from cpwords.puzzles.prefix_suffix_board.problem import Problem
@@ -59,7 +59,7 @@ def solve(problem: Problem, spec: Any, budget: Budget) -> Found:
     if placed is None:
         return Found(count=0)
     candidates = placed[1]
-    found = Found(count=search.fillings_count(vector, candidates))
+    found = Found(answers=HeldList(budget, native.WRITE_S), count=search.fillings_count(vector, candidates))
     try:
         for prefixes in search.fillings(vector, candidates):
             if spec.limit is not None and len(found.answers) >= spec.limit:
