@@ -46,9 +46,9 @@ class WritingHold:
 
     >>> from cpwords.engines.budget import Budget
     >>> b = Budget(10.0); hold = WritingHold(b, 1e-3)
-    >>> for _ in range(HOLD_EVERY): hold.add()
-    >>> b.left() <= 10.0 - HOLD_EVERY * 1e-3
-    True
+    >>> held = [hold.add() for _ in range(HOLD_EVERY)]
+    >>> held.count(True), b.left() <= 10.0 - HOLD_EVERY * 1e-3
+    (1, True)
     """
 
     def __init__(self, budget: Budget | None, write_s: float = 0.0) -> None:
