@@ -228,6 +228,7 @@ def test_cpsat_lists_fillings_and_boards_of_a_big_dictionary() -> None:
 
 
 @pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
+@pytest.mark.sweep  # the README's command keeps the sharded counts' limits (tests/test_execution_layer.py)
 def test_native_count_cut_short_reports_what_it_counted() -> None:
     """A multi-process count stopped by its time limit ends near it, with the boards of the
     placements it finished as a lower bound (not 0)."""
@@ -238,5 +239,7 @@ def test_native_count_cut_short_reports_what_it_counted() -> None:
         result = api.solve(spec, time_limit=3.0)  # long enough for some placements on a busy machine
     # the clock bounds the limit; the check, stopping the two workers and combining are work
     watch.assert_within(3.0, 2.0, "a count on two workers, 3 s")
-    assert result.status is Status.FEASIBLE and result.count_exact is False
-    assert result.count > 0 and result.stats["raw_count"] == 8 * result.count
+    assert result.count_exact is False and result.stats["raw_count"] == 8 * (result.count or 0)
+    # the boards of every placement finished are counted (a busy machine may finish none in 3 s)
+    if result.stats["placements_searched"]:
+        assert result.status is Status.FEASIBLE and result.count > 0, result.stats

@@ -164,7 +164,7 @@ def test_a_word_longer_than_the_dictionary_s_longest_gets_no_suggestion_search()
     one_error(run, naming="the dictionary's longest word")
 
 
-@pytest.mark.parametrize("rows", [5, 8])
+@pytest.mark.parametrize("rows", [5, pytest.param(8, marks=pytest.mark.sweep)])
 def test_an_open_grid_count_under_a_memory_limit_is_a_result(rows: int, tmp_path: Path) -> None:
     """5×5: the sum-product's plans are refused before their arrays are made (once 6 GB: issue 24,
     item 5), and grids are listed to the limit; 8×8: the partitions of sixteen slots of one length
