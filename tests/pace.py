@@ -172,3 +172,33 @@ def running(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def wait_for_server(proc: subprocess.Popen[bytes], log: Path, base: str) -> None:
+    """Wait until the ``cpwords serve`` started as ``proc`` (its output in ``log``) answers
+    ``BASE/healthz``; fail with its output if it ends first."""
+    import httpx
+    import pytest
+
+    def up() -> bool:
+        if proc.poll() is not None:
+            pytest.fail(f"the server did not start:\n{log.read_text()}")
+        try:
+            return httpx.get(f"{base}/healthz", timeout=HANG_S).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    wait_until(up, "the server's /healthz", poll_s=0.1)
+
+
+def big_word_list(path: Path, words: int = 400_000) -> Path:
+    """A word list of ``words`` made-up words (seeded) holding cold, cord, card, ward and warm, written
+    to ``path``: a big user list whose first use takes seconds."""
+    import random
+
+    rng = random.Random(7)
+    chosen = {"cold", "cord", "card", "ward", "warm"}
+    while len(chosen) < words:
+        chosen.add("".join(rng.choice("etaoinsrhldcumwpgfy") for _ in range(rng.randint(3, 9))))
+    path.write_text("\n".join(chosen) + "\n")
+    return path

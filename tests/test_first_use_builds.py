@@ -90,14 +90,9 @@ def test_a_build_the_limit_stopped_goes_on_in_the_background_and_the_next_run_an
     import json
     import os
 
-    from pace import run_cpwords, running, wait_until
+    from pace import big_word_list, run_cpwords, running, wait_until
 
-    rng = random.Random(7)
-    words = {"cold", "cord", "card", "ward", "warm"}
-    while len(words) < 400_000:
-        words.add("".join(rng.choice("etaoinsrhldcumwpgfy") for _ in range(rng.randint(3, 9))))
-    path = tmp_path / "big.txt"
-    path.write_text("\n".join(words) + "\n")
+    path = big_word_list(tmp_path / "big.txt")
     cache = tmp_path / "cache"
     env = {**os.environ, "CPWORDS_CACHE_DIR": str(cache), "CPWORDS_NO_BACKGROUND_BUILDS": ""}
     argv = ["ladder", "cold", "warm", "--dict", str(path), "--json"]

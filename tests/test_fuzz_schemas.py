@@ -29,12 +29,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from pace import HANG_S, wait_until
+from pace import HANG_S, wait_for_server
 
 pytest.importorskip("schemathesis", reason="the fuzzers need the test extra (schemathesis)")
 pytest.importorskip("uvicorn", reason="cpwords serve needs the serve extra (fastapi, uvicorn)")
 
-import httpx
 import schemathesis
 import yaml
 from hypothesis import HealthCheck, example, given, settings
@@ -89,16 +88,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                                 stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
 
-    def up() -> bool:
-        if proc.poll() is not None:
-            pytest.fail(f"the server did not start:\n{log.read_text()}")
-        try:
-            return httpx.get(f"{base}/healthz", timeout=HANG_S).status_code == 200
-        except httpx.HTTPError:
-            return False
-
     try:
-        wait_until(up, "the server's /healthz", poll_s=0.1)
+        wait_for_server(proc, log, base)
         yield base
     finally:
         proc.terminate()

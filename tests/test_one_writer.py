@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pace import HANG_S, running, wait_until
+from pace import HANG_S, big_word_list, running, wait_until
 from test_robustness import assert_one_error_line, run_main
 
 from cpwords import background, cli, writer
@@ -454,14 +454,8 @@ def test_one_background_builder_per_build_as_the_user_runs_it(tmp_path: Path) ->
     """D2 as a user runs it: a first run of a big list stops in the ladder index build and starts
     a builder; while that builder is at it (held still here with SIGSTOP, so that it cannot end
     first on a fast machine), a second run stopped in the same build starts none and names it."""
-    import random
 
-    rng = random.Random(7)
-    words = {"cold", "cord", "card", "ward", "warm"}
-    while len(words) < 400_000:
-        words.add("".join(rng.choice("etaoinsrhldcumwpgfy") for _ in range(rng.randint(3, 9))))
-    path = tmp_path / "big.txt"
-    path.write_text("\n".join(words) + "\n")
+    path = big_word_list(tmp_path / "big.txt")
     env = {**os.environ, "CPWORDS_CACHE_DIR": str(tmp_path / "cache"), background.OFF: ""}
     argv = ["ladder", "cold", "warm", "--dict", str(path), "--json", "--time-limit", "0.01"]
     first = json.loads(cpwords(*argv, env=env).stdout)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pace import HANG_S, Stopwatch, wait_until
+from pace import HANG_S, Stopwatch, wait_for_server, wait_until
 
 from cpwords.server.config import STOP_GRACE_S
 
@@ -72,16 +72,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                                  "--max-time", f"{HANG_S:g}"], stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
 
-    def up() -> bool:
-        if proc.poll() is not None:
-            pytest.fail(f"the server did not start:\n{log.read_text()}")
-        try:
-            return httpx.get(f"{base}/healthz", timeout=HANG_S).status_code == 200
-        except httpx.HTTPError:
-            return False
-
     try:
-        wait_until(up, "the server's /healthz", poll_s=0.1)
+        wait_for_server(proc, log, base)
     except BaseException:
         proc.kill()
         raise
