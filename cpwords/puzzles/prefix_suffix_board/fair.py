@@ -13,6 +13,7 @@ process is started here.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
@@ -110,17 +111,26 @@ def fair_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
     return found
 
 
-def rated_solution(problem: Problem, answer: Any) -> BoardSolution:
+def rating(search: native.BoardSearch) -> Callable[[list[int], tuple[int, ...]], tuple[list[int], int, Difficulty]]:
+    """``rate(X, vector)``: a board with its view's completions (counted natively by ``search``)
+    and difficulty, as :func:`fair_boards` gives them."""
+    def rate(x: list[int], vector: tuple[int, ...]) -> tuple[list[int], int, Difficulty]:
+        count = search.count_placement(vector).orbits
+        return x, count, board_difficulty(search.problem, vector, count)
+
+    return rate
+
+
+def rated_solution(problem: Problem, answer: Any, search: native.BoardSearch | None = None) -> BoardSolution:
     """The solution of a generated board with its view's completions and difficulty: ``answer`` is
-    ``(X, completions, difficulty)`` from :func:`fair_boards`, or a plain X (counted here, natively)."""
+    ``(X, completions, difficulty)`` from :func:`fair_boards` or :func:`rating`, or a plain X
+    (counted here, natively, by ``search`` when given: building one takes longer than a count)."""
     if isinstance(answer, tuple):
         x, count, difficulty = answer
     else:
         x = answer
-        search = native.BoardSearch(problem)
-        vector = tuple(x[n] for n in search.suffix_nodes)
-        count = search.count_placement(vector).orbits
-        difficulty = board_difficulty(problem, vector, count)
+        search = search or native.BoardSearch(problem)
+        x, count, difficulty = rating(search)(x, tuple(x[n] for n in search.suffix_nodes))
     solution = problem.solution(x)
     solution.completions, solution.difficulty = count, difficulty
     return solution

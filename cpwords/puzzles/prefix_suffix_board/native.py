@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import HeldList
@@ -408,14 +409,18 @@ def enumerate_boards(search: BoardSearch, limit: int | None) -> tuple[list[list[
     return out, True
 
 
-def random_boards(search: BoardSearch, count: int, rng: random.Random) -> tuple[list[list[int]], bool]:
+def random_boards(search: BoardSearch, count: int, rng: random.Random,
+                  rate: Callable[[list[int], tuple[int, ...]], Any] | None = None) -> tuple[list[Any], bool]:
     """Up to ``count`` boards, different modulo symmetry, each from a fresh randomised search.
 
-    Returns the boards and whether the search space was proved to hold no (further) board.
+    ``rate(board, vector)``, when given, makes each board's answer before the next is searched
+    (within the budget: rating a board costs about as much as finding it, and work left for
+    after the deadline would stretch the command past its limit).
+    Returns the answers and whether the search space was proved to hold no (further) board.
     """
     group = search.problem.symmetry_group()
     seen: set[tuple[int, ...]] = set()
-    out: list[list[int]] = []
+    out: list[Any] = []
     misses = 0
     try:
         while len(out) < count and misses < 20 + 2 * count:
@@ -431,8 +436,9 @@ def random_boards(search: BoardSearch, count: int, rng: random.Random) -> tuple[
             if form in seen:
                 misses += 1
                 continue
+            answer = rate(found, vector) if rate is not None else found
             seen.add(form)
-            out.append(found)
+            out.append(answer)
     except SearchTimeout:
         pass
     return out, False

@@ -82,8 +82,10 @@ def enumerate_(problem: Problem, spec: Any, budget: Budget) -> Found:
 
 def generate(problem: Problem, spec: Any, budget: Budget) -> Found:
     """Up to ``count`` boards, different modulo symmetry, each from a fresh randomised search."""
+    from cpwords.puzzles.prefix_suffix_board.fair import rating
+
     search = native.BoardSearch(problem, budget=budget)
-    boards, exhausted = native.random_boards(search, spec.count, random.Random(spec.seed))
+    boards, exhausted = native.random_boards(search, spec.count, random.Random(spec.seed), rate=rating(search))
     found = Found(answers=boards)
     if len(boards) < spec.count and not exhausted:
         found.stop(budget.reason if budget.expired() else "limit")
