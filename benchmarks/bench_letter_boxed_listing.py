@@ -57,7 +57,8 @@ def run(form: str, code: Path, folder: Path) -> dict[str, float]:
     t0 = time.monotonic()
     with out.open("w") as stdout:
         done = subprocess.run([sys.executable, "-c", _RUN, "solve", str(puzzle), *(["--json"] if form == "json" else [])],
-                              stdout=stdout, stderr=subprocess.PIPE, text=True, env=env, check=False)
+                              stdout=stdout, stderr=subprocess.PIPE, text=True, env=env, check=False,
+                              cwd=folder)  # not the work tree: `python -c` puts the current folder first on sys.path
     seconds = time.monotonic() - t0
     assert done.returncode == 0, done.stderr[-2000:]
     _, peak_kb, cpu = done.stderr.strip().splitlines()[-1].split()

@@ -93,7 +93,8 @@ class Stopwatch:
         allowed = self.allowed(wall_s, cpu_s)
         if os.environ.get("PACE_LOG"):  # a line per timed step: how close it came to its allowance
             with open(os.environ["PACE_LOG"], "a", encoding="utf-8") as log:
-                log.write(f"{self.elapsed / allowed:.2f} {self.elapsed:.2f} {allowed:.2f} {self.contention:.2f} {what}\n")
+                log.write(f"{self.elapsed / allowed:.2f} {self.elapsed:.2f} {allowed:.2f} {self.contention:.2f} {what} "
+                          f"(ended {time.strftime('%H:%M:%S')})\n")
         assert self.elapsed <= allowed, (
             f"{what}: {self.elapsed:.2f} s, allowed {allowed:.2f} s ({wall_s:g} s bounded by the clock "
             f"+ {cpu_s:.2f} s of work x contention {self.contention:.2f})")
