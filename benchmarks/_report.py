@@ -18,6 +18,25 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DOC = HERE.parent / "docs" / "benchmarks.md"
 
+#: Code for a measured child process: ``own_peak_kb()``, the peak resident memory of this process
+#: alone. Not ``getrusage(RUSAGE_SELF).ru_maxrss``: Linux carries the parent's peak over into a
+#: child started by fork (or vfork) and exec, so a child of a process that once held 1.5 GB reports
+#: 1.5 GB however little it used itself. ``VmHWM`` in /proc/self/status is the peak of this
+#: program's own memory; elsewhere, ru_maxrss (bytes on macOS) is all there is.
+OWN_PEAK_KB = """
+def own_peak_kb():
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    import resource, sys
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak
+"""
+
 
 def write_section(name: str, markdown: str, doc: Path = DOC) -> None:
     """Replace (or append) the section ``name`` of docs/benchmarks.md with ``markdown``."""

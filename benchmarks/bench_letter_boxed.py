@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._report import fmt_s, median_time, write_section
+from benchmarks._report import OWN_PEAK_KB, fmt_s, median_time, write_section
 from cpwords import api
 from cpwords.lexicon import load_lexicon
 from cpwords.puzzles.letter_boxed.generate import random_box
@@ -122,7 +122,7 @@ import cpwords
 spec = json.loads(sys.argv[1])
 t0 = time.perf_counter()
 result = cpwords.solve(spec, check=False)
-rss = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+rss = max(own_peak_kb(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 print(json.dumps({"seconds": time.perf_counter() - t0, "rss_mb": rss / 1024,
                   "status": result.status.value, "objective": result.objective, "count": result.count,
                   "letters": getattr(result.solutions[0], "letters", None) if result.solutions else None}))
@@ -135,7 +135,7 @@ def run_fresh(fields: dict) -> dict:
     import subprocess
 
     spec = {"kind": "letter_boxed", "time_limit": GROWTH_CAP_S, "seed": 1, **fields}
-    out = subprocess.run([sys.executable, "-c", _RUN_ONE, json.dumps(spec)], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", OWN_PEAK_KB + _RUN_ONE, json.dumps(spec)], capture_output=True, text=True,
                          timeout=GROWTH_CAP_S + 120, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 

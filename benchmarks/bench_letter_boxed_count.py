@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _report import fmt_s, write_section
+from _report import OWN_PEAK_KB, fmt_s, write_section
 
 _RUN_ONE = """
 import json, resource, sys, time
@@ -36,7 +36,7 @@ if method == "listing":
     native.MAX_COUNT_LETTERS = 0
 t0 = time.perf_counter()
 result = cpwords.solve(spec, check=False)
-print(json.dumps({"seconds": time.perf_counter() - t0, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+print(json.dumps({"seconds": time.perf_counter() - t0, "rss_mb": own_peak_kb() / 1024,
                   "status": result.status.value, "count": result.count, "method": result.stats.get("method")}))
 """
 
@@ -45,7 +45,7 @@ def run(sides: list[str], method: str, cap: float) -> dict:
     """One count in a fresh process."""
     spec = {"kind": "letter_boxed", "sides": sides, "task": "count", "engine": "native", "max_words": 5,
             "dictionary": "scowl-70", "time_limit": cap, "seed": 1}
-    out = subprocess.run([sys.executable, "-c", _RUN_ONE, json.dumps(spec), method], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", OWN_PEAK_KB + _RUN_ONE, json.dumps(spec), method], capture_output=True, text=True,
                          timeout=cap + 120, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 

@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks._report import fmt_s, write_section
+from benchmarks._report import OWN_PEAK_KB, fmt_s, write_section
 
 #: English letter frequencies (per cent), a-z.
 FREQUENCIES = [8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.15, 0.77, 4.0, 2.4, 6.7, 7.5, 1.9, 0.095, 6.0,
@@ -52,7 +52,7 @@ def write_list(path: Path, n: int, seed: int = 1) -> None:
     path.write_text("\n".join(list(seen)[:n]) + "\n", encoding="ascii")
 
 
-COMMON = """
+COMMON = OWN_PEAK_KB + """
 import hashlib, json, os, resource, sys, time
 import numpy
 from pathlib import Path
@@ -66,7 +66,7 @@ def digest(lex):
 
 def report(seconds, cpu, lex):
     print(json.dumps({"s": seconds, "cpu": cpu, "n": len(lex), "digest": digest(lex),
-                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                      "rss_mb": own_peak_kb() / 1024}))
 """
 
 #: The loader before issue 24, kept as the baseline (the code of cpwords/lexicon at commit 5e39b89).

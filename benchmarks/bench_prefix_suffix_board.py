@@ -12,7 +12,7 @@ and docs/plots/board_growth.png (matplotlib, from the ``bench`` extra).
   CP-SAT's defaults, which is how boards were listed before.
 - **Growth.** Time and peak memory of ``count_boards`` against the dictionary size, per engine.
 
-Every run is a fresh process (``python -c``), so that its peak memory (``ru_maxrss``) is its own;
+Every run is a fresh process (``python -c``), so that its peak memory (``VmHWM``) is its own;
 a multi-process run reports the parent's peak and its largest worker's.
 """
 
@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._report import fmt_s, write_section  # noqa: E402
+from benchmarks._report import OWN_PEAK_KB, fmt_s, write_section  # noqa: E402
 
 PLOT = ROOT / "docs" / "plots" / "board_growth.png"
 SUFFIX_LENGTHS = [(2, 3), (2, 2), (2, 4)]
@@ -42,7 +42,7 @@ spec = json.loads(sys.argv[1])
 t0 = time.perf_counter()
 result = cpwords.solve(spec, check=False)
 seconds = time.perf_counter() - t0
-own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+own = own_peak_kb()
 workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print(json.dumps({"count": result.count, "exact": result.count_exact, "status": str(result.status.value),
                   "raw": result.stats.get("raw_count"), "seconds": seconds, "rss_mb": own / 1024,
@@ -60,7 +60,7 @@ def measure(dictionary: str, engine: str, *, task: str = "count_boards", suffix_
         workers = 1
     spec = {"kind": "prefix_suffix_board", "dictionary": dictionary, "task": task, "engine": engine,
             "suffix_length": list(suffix_length), "time_limit": time_limit, "workers": workers, "seed": 1}
-    out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(spec)], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", OWN_PEAK_KB + _CHILD, json.dumps(spec)], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     row: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return row
