@@ -92,7 +92,7 @@ def test_a_build_the_limit_stopped_goes_on_in_the_background_and_the_next_run_an
 
     from pace import big_word_list, run_cpwords, running, wait_until
 
-    path = big_word_list(tmp_path / "big.txt")
+    path = big_word_list(tmp_path / "big.txt", words=100_000)  # its index takes about a second to build
     cache = tmp_path / "cache"
     env = {**os.environ, "CPWORDS_CACHE_DIR": str(cache), "CPWORDS_NO_BACKGROUND_BUILDS": ""}
     argv = ["ladder", "cold", "warm", "--dict", str(path), "--json"]
