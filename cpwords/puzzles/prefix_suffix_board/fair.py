@@ -121,16 +121,22 @@ def rating(search: native.BoardSearch) -> Callable[[list[int], tuple[int, ...]],
     return rate
 
 
-def rated_solution(problem: Problem, answer: Any, search: native.BoardSearch | None = None) -> BoardSolution:
-    """The solution of a generated board with its view's completions and difficulty: ``answer`` is
-    ``(X, completions, difficulty)`` from :func:`fair_boards` or :func:`rating`, or a plain X
-    (counted here, natively, by ``search`` when given: building one takes longer than a count)."""
-    if isinstance(answer, tuple):
-        x, count, difficulty = answer
-    else:
-        x = answer
-        search = search or native.BoardSearch(problem)
-        x, count, difficulty = rating(search)(x, tuple(x[n] for n in search.suffix_nodes))
-    solution = problem.solution(x)
-    solution.completions, solution.difficulty = count, difficulty
-    return solution
+def solution_maker(problem: Problem) -> Callable[[Any], BoardSolution]:
+    """``make(answer)``: the solution of a generated board with its view's completions and
+    difficulty. ``answer`` is ``(X, completions, difficulty)`` from :func:`fair_boards` or
+    :func:`rating`, or a plain X (CP-SAT, SAT), rated here by one native search made at the first
+    plain X (building a search takes longer than a count)."""
+    searches: list[native.BoardSearch] = []
+
+    def make(answer: Any) -> BoardSolution:
+        if isinstance(answer, tuple):
+            x, count, difficulty = answer
+        else:
+            if not searches:
+                searches.append(native.BoardSearch(problem))
+            x, count, difficulty = rating(searches[0])(answer, tuple(answer[n] for n in searches[0].suffix_nodes))
+        solution = problem.solution(x)
+        solution.completions, solution.difficulty = count, difficulty
+        return solution
+
+    return make

@@ -10,7 +10,6 @@ from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
 from cpwords.puzzles import Prepared
 from cpwords.puzzles.prefix_suffix_board.problem import Problem, build_problem
-from cpwords.puzzles.prefix_suffix_board.solution import BoardSolution
 from cpwords.puzzles.prefix_suffix_board.spec import PrefixSuffixBoardSpec
 from cpwords.results import Result
 
@@ -45,17 +44,9 @@ def result(spec: PrefixSuffixBoardSpec, problem: Problem, found: Found, stats: d
     """The Result of what the engine found. For the counting tasks, ``count`` is the number modulo
     the board's symmetry and ``stats.raw_count`` the raw number."""
     if spec.task == "generate":
-        from cpwords.puzzles.prefix_suffix_board.fair import rated_solution
-        from cpwords.puzzles.prefix_suffix_board.native import BoardSearch
+        from cpwords.puzzles.prefix_suffix_board.fair import solution_maker
 
-        searches: list[BoardSearch] = []  # one search rates every plain board (CP-SAT, SAT), made once
-
-        def rated(answer: Any) -> BoardSolution:
-            if not isinstance(answer, tuple) and not searches:
-                searches.append(BoardSearch(problem))
-            return rated_solution(problem, answer, searches[0] if searches else None)
-
-        solutions = found.convert(rated)
+        solutions = found.convert(solution_maker(problem))
     else:
         solutions = found.convert(problem.solution)
     return Result.from_search(spec, found, solutions, infeasible=no_board_message(spec), what="board", stats=stats,
