@@ -173,15 +173,20 @@ class Budget:
     deadline:
         An absolute ``time.monotonic()`` end instead of ``limit`` (used for child budgets and
         for budgets sent to worker processes: the monotonic clock is shared by every process).
+    workers:
+        Processes the run may use for work that is not split into shards (Ganak's counting pool):
+        set once, where the run's route is decided (:func:`cpwords.api.route`); a kind reads it
+        here, never from its spec. Child budgets inherit it.
     """
 
     def __init__(self, limit: float | None = None, *, progress: Progress = no_progress,
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None, workers: int = 1) -> None:
         self.start = time.monotonic()
         if deadline is None and limit is not None and math.isfinite(limit) and limit < MAX_SECONDS:
             deadline = self.start + max(0.0, float(limit))
         self.deadline = deadline
         self.progress = progress
+        self.workers = max(1, workers)
         self.reason: str | None = None
         self._stop_flag = False  # set once by stop(), from any thread (a plain store is atomic)
         self._hooks: list[Callable[[], None]] = []
@@ -330,17 +335,17 @@ class Budget:
         if limit is not None and not limit < MAX_SECONDS:  # 1e30, inf: no limit (as in __init__)
             limit = None
         ends = [d for d in (self.deadline, None if limit is None else time.monotonic() + limit) if d is not None]
-        child = Budget(deadline=min(ends) if ends else None, progress=self.progress)
+        child = Budget(deadline=min(ends) if ends else None, progress=self.progress, workers=self.workers)
         child._parent = self
         return child
 
     def __getstate__(self) -> dict[str, Any]:
         # Sent to worker processes: the deadline travels (monotonic time is shared), the switch and
         # the progress reporter stay here (the parent stops its workers itself).
-        return {"deadline": self.deadline, "start": self.start, "reason": self.reason}
+        return {"deadline": self.deadline, "start": self.start, "reason": self.reason, "workers": self.workers}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(deadline=state["deadline"])  # type: ignore[misc]
+        self.__init__(deadline=state["deadline"], workers=state.get("workers", 1))  # type: ignore[misc]
         self.start = state["start"]
         self.reason = state["reason"]
 
