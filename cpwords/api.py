@@ -1,5 +1,8 @@
 """The public API behind ``cpwords`` and its CLI: load puzzle specs, solve them one at a time
-(:func:`solve`) or many together (:func:`solve_many`).
+(:func:`solve`) or many together (:func:`solve_many`, :func:`solve_stream`, :func:`solve_batch`).
+
+Every call takes its run's options as one :class:`~cpwords.options.Options` (or as keyword
+arguments of the same names) and leaves where the work runs to :func:`cpwords.route.route`.
 
 >>> import cpwords
 >>> spec = cpwords.loads("kind: ladder\\nstart: cat\\ntarget: dog\\nmode: shortest\\nseed: 1\\n")
@@ -12,32 +15,24 @@ from __future__ import annotations
 import os
 import random
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated, Any
-
-from pydantic import TypeAdapter, ValidationError
-from pydantic_core import PydanticCustomError
+from typing import Any
 
 from cpwords import puzzles
+from cpwords.checking import check_result
 from cpwords.engines.budget import Budget, BuildStopped, Progress, SearchTimeout, no_progress
 from cpwords.engines.shards import SHARD_SECONDS
-from cpwords.engines.workers import worker_count
 from cpwords.errors import InputError
 from cpwords.lexicon.sources import dictionary_stat
+from cpwords.options import Options, with_options
 from cpwords.puzzles.loading import load_specs, loads_specs, parse_spec
 from cpwords.results import Result, Status
-from cpwords.specs import BaseSpec, error_value, gate
+from cpwords.route import Route, route, together
+from cpwords.specs import BaseSpec
 
-#: Seconds past the time limit by which the independent check ends (the listing's conversion,
-#: ``found.CONVERT_GRACE_S``, shares them): the answers not reached are kept, marked unchecked.
-CHECK_GRACE_S = 0.5
-#: Solutions a kind's all-at-once checker gets per call (the time limit is looked at between calls).
-CHECK_CHUNK = 2048
-#: Fields every spec shares that no spec's own validators read: replaced without re-validating the spec.
-_PLAIN_FIELDS = frozenset({"seed", "time_limit", "workers"})
+__all__ = ["load", "loads", "solve", "solve_batch", "solve_many", "solve_stream", "with_options"]
 
 
 def load(path: str | Path) -> list[BaseSpec]:
@@ -57,74 +52,15 @@ def loads(text: str) -> BaseSpec:
     return specs[0]
 
 
-def with_options(spec: BaseSpec, *, labels: Mapping[str, str] | None = None, **options: Any) -> BaseSpec:
-    """A copy of ``spec`` with some fields replaced (None leaves a field as it is), validated like
-    the YAML form; ``spec`` itself when nothing changes.
-
-    ``labels`` says how each option is called where it came from (``{"engine": "--engine"}`` for
-    the CLI), so that an error blames the option and not the puzzle file.
-
-    ``seed``, ``time_limit`` and ``workers`` are checked on their own and copied in (no spec
-    validator reads them, and re-validating a spec can mean reading its files again); any other
-    field re-validates the whole spec.
-    """
-    options = {k: v for k, v in options.items()
-               if v is not None and not (k in spec.model_fields_set and getattr(spec, k) == v)}
-    if not options:
-        return spec
-    if options.keys() <= _PLAIN_FIELDS:
-        checked = {name: _plain_field(name, value, (labels or {}).get(name)) for name, value in options.items()}
-        return spec.model_copy(update=checked)
-    data = spec.model_dump(exclude_unset=True)
-    data["kind"] = spec.kind
-    data.update(options)
-    if "task" in options and "engine" not in options and "engine" not in spec.model_fields_set:
-        data.pop("engine", None)  # the new task's default engine, not the old one's
-    try:
-        new = type(spec).model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        field = str(first.get("ctx", {}).get("field") or ".".join(str(s) for s in first["loc"]))
-        value = error_value(first.get("ctx", {}), first.get("input"))
-        top = field.split(".")[0].split("[")[0]
-        message = first["msg"].removeprefix("Value error, ")
-        if top in options:
-            raise InputError(message, field=(labels or {}).get(top, top), value=options[top]) from None
-        raise InputError(message, source=spec.source, field=field, value=value) from None
-    new._source, new._line, new._lines = spec.source, spec.line, spec._lines
-    return new
-
-
-def _plain_field(name: str, value: Any, label: str | None = None) -> Any:
-    """``value`` for ``seed``, ``time_limit`` or ``workers`` given as an argument (of a call, or an
-    option labelled ``label``): through the input gate, then the field's type and bounds, strictly
-    (a number, not text that reads as one); an InputError naming the argument if not."""
-    try:
-        return _field_adapter(name).validate_python(gate(name, BaseSpec.model_fields[name].annotation, value),
-                                                    strict=True)
-    except PydanticCustomError as exc:
-        message = exc.message()
-    except ValidationError as exc:
-        message = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
-    raise InputError(message, field=label or name, value=value)
-
-
-@cache
-def _field_adapter(name: str) -> TypeAdapter[Any]:
-    """The validator of one of the fields every spec shares (its type and constraints)."""
-    info = BaseSpec.model_fields[name]
-    field_type: Any = Annotated[info.annotation, info]  # the type with the field's constraints
-    return TypeAdapter(field_type)
-
-
 @dataclass
 class _Prepared:
-    """A spec with the call's options applied, its kind, and what the call's stats need to say."""
+    """A spec with the run's options applied, its kind, its route, and what the result's stats
+    need to say."""
 
     spec: BaseSpec
     kind: puzzles.PuzzleKind
     fresh_seed: bool
-    workers_note: str | None
+    route: Route
 
 
 def _as_spec(spec: BaseSpec | dict[str, Any] | str) -> BaseSpec:
@@ -138,67 +74,49 @@ def _as_spec(spec: BaseSpec | dict[str, Any] | str) -> BaseSpec:
     return spec
 
 
-def _check_call(*, seed: Any = None, time_limit: Any = None, workers: Any = None, cluster: Any = None,
-                checkpoint: Any = None, budget: Any = None, engine: Any = None, check: Any = True,
-                progress: Any = None, scores_only: Any = False, shard_seconds: Any = None) -> None:
-    """The call's own arguments, through the gate the spec's fields pass (a boolean is not a
-    number, NaN and infinity are none, text is not a number): a wrong value is an InputError
-    naming the argument, never a TypeError further down."""
-    for name, value in (("seed", seed), ("time_limit", time_limit), ("workers", workers)):
-        if value is not None:
-            _plain_field(name, value)
+def _options(options: Options | None, **given: Any) -> Options:
+    """The call's options: ``options`` with the keyword arguments given in their place (checked)."""
+    if options is not None and not isinstance(options, Options):
+        raise InputError("give the run's options as a cpwords.Options or None", field="options", value=options)
+    return (options or Options()).merged(**given)
+
+
+def _check_call(*, budget: Any = None, check: Any = True, progress: Any = None, scores_only: Any = False) -> None:
+    """The call's arguments that are not run options: a wrong value is an InputError naming the
+    argument, never a TypeError further down."""
     for name, value in (("check", check), ("scores_only", scores_only)):
         if not isinstance(value, bool):
             raise InputError("give True or False", field=name, value=value)
-    if engine is not None and not isinstance(engine, str):
-        raise InputError("give the engine's name as text (cpsat, sat, native …)", field="engine", value=engine)
     if progress is not None and not callable(progress):
         raise InputError("give a callable progress(description, total) that returns a context manager, or None",
                          field="progress", value=progress)
-    if shard_seconds is not None and (isinstance(shard_seconds, bool) or not isinstance(shard_seconds, (int, float))
-                                      or not 0 < shard_seconds < float("inf")):
-        raise InputError("give a number of seconds above 0, or None", field="shard_seconds", value=shard_seconds)
-    if cluster is not None and not isinstance(cluster, str):
-        raise InputError("give the cluster as text: local, local:N or tcp://HOST:PORT", field="cluster", value=cluster)
-    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
-        raise InputError("give the checkpoint as a file name", field="checkpoint", value=checkpoint)
     if budget is not None and not isinstance(budget, Budget):
         raise InputError("give a cpwords.engines.budget.Budget or None", field="budget", value=budget)
 
 
-#: How the execution layer names the arguments of a sharded run (as the CLI's options), and how
-#: the API does.
-_ARGUMENTS = {"--cluster": "cluster", "--checkpoint": "checkpoint"}
+def _prepare(spec: BaseSpec, options: Options, *, time_limit: bool = True, shards: bool = False) -> _Prepared:
+    """The spec to solve: the run's options applied (the time limit too unless told), a fresh
+    seed drawn when none is given, and its route."""
+    fresh_seed = options.seed is None and spec.seed is None
+    seed = random.randrange(2**31) if fresh_seed else options.seed
+    spec = with_options(spec, labels=options.labels, engine=options.engine, seed=seed,
+                        time_limit=options.time_limit if time_limit else None)
+    return _Prepared(spec, puzzles.get(spec.kind), fresh_seed, route(spec, options, shards=shards))
 
 
-def _argument_named(exc: InputError) -> InputError:
-    """``exc`` naming the API's argument (``cluster``) where the execution layer named the CLI's
-    option (``--cluster``)."""
-    if exc.field not in _ARGUMENTS:
-        return exc
-    return InputError(exc.message, source=exc.source, field=_ARGUMENTS[exc.field], value=exc.value, line=exc.line)
-
-
-def _prepare(spec: BaseSpec, *, engine: str | None, seed: int | None, time_limit: float | None,
-             workers: int | None) -> _Prepared:
-    """The spec to solve: the call's options applied, a fresh seed drawn when none is given,
-    workers capped at the machine's cores."""
-    kind = puzzles.get(spec.kind)
-    fresh_seed = seed is None and spec.seed is None
-    if fresh_seed:
-        seed = random.randrange(2**31)
-    note = None
-    asked_workers = workers if workers is not None else spec.workers
-    if asked_workers is not None:
-        capped, note = worker_count(asked_workers)
-        if note is not None:
-            workers = capped
-    spec = with_options(spec, engine=engine, seed=seed, time_limit=time_limit, workers=workers)
-    return _Prepared(spec, kind, fresh_seed, note)
+def _run_budget(budget: Budget | None, limit: float | None, progress: Progress | None) -> Budget:
+    """The budget of a call: a part of ``budget`` (ending at ``limit`` too), or a new one."""
+    if budget is None:
+        return Budget(limit, progress=progress or no_progress)
+    run = budget.child(limit)
+    if progress is not None:
+        run.progress = progress
+    return run
 
 
 def solve(
     spec: BaseSpec | dict[str, Any] | str,
+    options: Options | None = None,
     *,
     engine: str | None = None,
     seed: int | None = None,
@@ -216,14 +134,19 @@ def solve(
     ----------
     spec:
         A spec object, a mapping of its fields, or YAML text.
+    options:
+        The run's options (:class:`~cpwords.options.Options`); the keyword arguments of the same
+        names replace its values.
     engine, seed, time_limit, workers:
-        Override the spec's fields of the same name.
+        Override the spec's fields of the same name. Where the work runs is decided by
+        :func:`cpwords.route.route`: in this process, or in shards on ``workers`` local processes
+        when the kind splits the task (a board or grid count spreads over one process a core by
+        default).
     cluster, checkpoint:
-        Solve in shards (:func:`solve_batch`): ``cluster`` is ``local`` / ``local:N``
-        (a Dask LocalCluster started here), a Dask scheduler address, or None (``$CPWORDS_CLUSTER``
-        when set, else as without it); ``checkpoint`` an SQLite file that keeps every finished
-        shard, so that the same call resumes. Neither given and no ``$CPWORDS_CLUSTER``: the
-        kind's own solve on this machine. The answers are the same on every path.
+        Solve in shards: ``cluster`` is ``local`` / ``local:N`` (a Dask LocalCluster started
+        here), a Dask scheduler address, or None (``$CPWORDS_CLUSTER`` when set, else no
+        cluster); ``checkpoint`` an SQLite file that keeps every finished shard, so that the same
+        call resumes. The answers are the same on every path.
     check:
         Re-check every answer with :mod:`cpwords.verify`; an answer that fails turns the result
         into status ``error`` (a bug, reported rather than shown as an answer).
@@ -241,37 +164,27 @@ def solve(
     Raises
     ------
     InputError
-        For a bad spec, engine, dictionary or word.
+        For a bad spec, option, engine, dictionary or word.
     """
-    _check_call(seed=seed, time_limit=time_limit, workers=workers, cluster=cluster, checkpoint=checkpoint,
-                budget=budget, engine=engine, check=check, progress=progress)
+    run = _options(options, engine=engine, seed=seed, time_limit=time_limit, workers=workers, cluster=cluster,
+                   checkpoint=checkpoint)
+    _check_call(budget=budget, check=check, progress=progress)
     spec = _as_spec(spec)
-    if checkpoint is not None or _cluster_wanted(cluster):
-        return solve_batch([spec], cluster=cluster, checkpoint=checkpoint, budget=budget, progress=progress,
-                           engine=engine, seed=seed, time_limit=time_limit, workers=workers, check=check)[0]
     t0 = time.perf_counter()
-    prepared = _prepare(spec, engine=engine, seed=seed, time_limit=time_limit, workers=workers)
+    prepared = _prepare(spec, run)
+    if prepared.route.sharded:
+        sharded = _solve_sharded([prepared], run, _run_budget(budget, None, progress), t0, check=check)
+        if sharded is not None:
+            return sharded[0]
     return _solve_prepared(prepared, t0, check=check, budget=budget, progress=progress)
-
-
-def _cluster_wanted(cluster: str | None) -> bool:
-    """Whether ``cluster`` (or ``$CPWORDS_CLUSTER`` when it is None) names a cluster."""
-    if cluster is None and not os.environ.get("CPWORDS_CLUSTER"):
-        return False  # the usual case, without importing the cluster package
-    from cpwords.engines.dask_cluster import cluster_option
-
-    return cluster_option(cluster) is not None
 
 
 def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budget | None,
                     progress: Progress | None) -> Result:
+    """The kind's own solve, in this process (the route said ``here``)."""
     spec, kind = prepared.spec, prepared.kind
-    if budget is None:
-        budget = Budget(spec.time_limit, progress=progress or no_progress)
-    else:
-        budget = budget.child(spec.time_limit)
-        if progress is not None:
-            budget.progress = progress
+    budget = _run_budget(budget, spec.time_limit, progress)
+    budget.workers = prepared.route.workers or 1
     try:
         result = kind.solve(spec, budget)
     except InputError as exc:
@@ -285,7 +198,7 @@ def _solve_prepared(prepared: _Prepared, t0: float, *, check: bool, budget: Budg
             result.stats["build_stopped"] = exc.what
     _finish(result, prepared, round(time.perf_counter() - t0, 6), budget)
     if check and result.solutions:
-        _check(kind, spec, result, budget)
+        check_result(kind, spec, result, budget)
     result.stats["wall_s"] = round(time.perf_counter() - t0, 6)
     return result
 
@@ -297,8 +210,8 @@ def _finish(result: Result, prepared: _Prepared, solve_s: float, budget: Budget)
     stats["seed"] = prepared.spec.seed
     if prepared.fresh_seed:
         stats["seed_fresh"] = True
-    if prepared.workers_note is not None:
-        stats["workers_note"] = prepared.workers_note
+    if prepared.route.note is not None:
+        stats["workers_note"] = prepared.route.note
     if budget.reason is not None and "stopped" not in stats and not result.status == Status.OPTIMAL:
         stats["stopped"] = budget.reason
     if "dictionary" in stats and (described := dictionary_stat(prepared.spec)) is not None:
@@ -307,8 +220,53 @@ def _finish(result: Result, prepared: _Prepared, solve_s: float, budget: Budget)
         result.title = prepared.spec.title
 
 
+def solve_stream(specs: Sequence[BaseSpec | InputError], options: Options | None = None, *,
+                 budget: Budget | None = None, check: bool = True) -> Iterator[Result | InputError]:
+    """The results of a batch one by one, in order, as each is ready (what ``cpwords solve``
+    prints): each spec takes its route (:func:`cpwords.route.route`), or with a cluster or a
+    checkpoint every spec goes to the runner at once.
+
+    A bad document (an :class:`InputError` among ``specs``, or one its solve raises) is yielded in
+    its place, and the others are solved. The batch shares ``budget``: a spec the run's time
+    limit did not reach is a result with status ``unknown`` that says so. A stopped run
+    (``budget.stop()``) yields nothing more.
+    """
+    run = _options(options)
+    _check_call(budget=budget, check=check)
+    budget = budget if budget is not None else Budget(run.time_limit)
+    good = [spec for spec in specs if not isinstance(spec, InputError)]
+    if together(good, run):
+        t0 = time.perf_counter()
+        results = _solve_sharded([_prepare(spec, run) for spec in good], run, budget, t0, check=check)
+        assert results is not None  # a cluster or a checkpoint: the runner keeps the shards
+        done = iter(results)
+        for spec in specs:
+            yield spec if isinstance(spec, InputError) else next(done)
+        return
+    for i, spec in enumerate(specs):
+        if budget.stopped:
+            return
+        if isinstance(spec, InputError):
+            yield spec
+        elif i and budget.expired():
+            yield _not_reached(spec, run.time_limit)
+        else:
+            try:
+                yield solve(spec, run, budget=budget, check=check)
+            except InputError as exc:
+                yield exc
+
+
+def _not_reached(spec: BaseSpec, limit: float | None) -> Result:
+    """The result of a batch's document that the run's time limit left no time for."""
+    return Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task, title=spec.title,
+                  message=f"the time limit of the command ({limit:g} s) was reached before this document was started",
+                  stats={"stopped": "time_limit"})
+
+
 def solve_many(
     specs: Iterable[BaseSpec | dict[str, Any] | str],
+    options: Options | None = None,
     *,
     engine: str | None = None,
     seed: int | None = None,
@@ -333,8 +291,8 @@ def solve_many(
     specs:
         Spec objects, mappings of their fields, or YAML texts (``cpwords.load(path)`` reads a
         batch file).
-    engine, seed, workers:
-        Override each spec's fields of the same name, as in :func:`solve`.
+    options, engine, seed, workers:
+        The run's options, as in :func:`solve`.
     time_limit:
         Seconds for the whole batch (each spec's own ``time_limit`` still bounds its solve): the
         puzzles not reached in time get status ``unknown``.
@@ -366,19 +324,36 @@ def solve_many(
     >>> [(r.count, r.objective) for r in solve_many(boards, scores_only=True)]
     [(33, 205), (30, 133)]
     """
-    _check_call(seed=seed, time_limit=time_limit, workers=workers, budget=budget, engine=engine, check=check,
-                progress=progress, scores_only=scores_only)
+    run_options = _options(options, engine=engine, seed=seed, time_limit=time_limit, workers=workers)
+    _check_call(budget=budget, check=check, progress=progress, scores_only=scores_only)
     if isinstance(specs, (str, dict, BaseSpec)) or not isinstance(specs, Iterable):
         raise InputError("give the puzzles as a list (of spec objects, mappings or YAML texts)", field="specs",
                          value=specs)
-    run = Budget(time_limit, progress=progress or no_progress) if budget is None else budget.child(time_limit)
-    if budget is not None and progress is not None:
-        run.progress = progress
-    prepared = [_prepare(_as_spec(s), engine=engine, seed=seed, time_limit=None, workers=workers) for s in specs]
+    run = _run_budget(budget, run_options.time_limit, progress)
+    prepared = [_prepare(_as_spec(s), run_options, time_limit=False) for s in specs]
+    results = _solve_batch_paths(prepared, run, check=check, scores_only=scores_only)
+    out_all: list[Result] = []
+    for i, p in enumerate(prepared):
+        result = results[i]
+        if result is None:
+            sharded = _solve_sharded([p], run_options, run, time.perf_counter(), check=check) if p.route.sharded else None
+            result = sharded[0] if sharded is not None else _solve_prepared(p, time.perf_counter(), check=check,
+                                                                            budget=run, progress=None)
+            if scores_only:
+                result.solutions = []
+        if scores_only:
+            result.stats["scores_only"] = True
+        out_all.append(result)
+    return out_all
+
+
+def _solve_batch_paths(prepared: list[_Prepared], run: Budget, *, check: bool,
+                       scores_only: bool) -> list[Result | None]:
+    """The results the kinds' batch paths give (None where a spec is left to :func:`solve`)."""
     results: list[Result | None] = [None] * len(prepared)
     batchable: dict[str, list[int]] = {}
     for i, p in enumerate(prepared):
-        if p.kind.batch is not None:
+        if p.kind.batch is not None and not p.route.sharded:
             batchable.setdefault(p.kind.name, []).append(i)
     for name, indexes in batchable.items():
         kind = puzzles.get(name)
@@ -391,34 +366,27 @@ def solve_many(
             result.stats |= {"batch_size": len(done), "batch_s": round(batch_s, 6)}
             _finish(result, prepared[i], round(batch_s / len(done), 6), run)
             if check and result.solutions:
-                _check(kind, prepared[i].spec, result, run)
+                check_result(kind, prepared[i].spec, result, run)
             result.stats["wall_s"] = round(batch_s / len(done) + result.stats.get("check_s", 0.0), 6)
             results[i] = result
-    out_all: list[Result] = []
-    for i, p in enumerate(prepared):
-        result = results[i]
-        if result is None:
-            result = _solve_prepared(p, time.perf_counter(), check=check, budget=run, progress=None)
-            if scores_only:
-                result.solutions = []
-        if scores_only:
-            result.stats["scores_only"] = True
-        out_all.append(result)
-    return out_all
+    return results
 
 
-def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], *, cluster: str | None = None,
-                checkpoint: str | Path | None = None, budget: Budget | None = None,
+def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], options: Options | None = None, *,
+                cluster: str | None = None, checkpoint: str | Path | None = None, budget: Budget | None = None,
                 progress: Progress | None = None, engine: str | None = None, seed: int | None = None,
                 time_limit: float | None = None, workers: int | None = None,
                 shard_seconds: float | None = SHARD_SECONDS, check: bool = True) -> list[Result]:
     """Solve puzzles in shards (a batch file's documents, or one): all their shards share the
-    workers of one executor and one checkpoint.
+    workers of one executor and one checkpoint, whatever :func:`cpwords.route.route` would
+    choose for each alone.
 
     Parameters
     ----------
     specs:
         Spec objects, mappings of their fields, or YAML texts.
+    options:
+        The run's options, as in :func:`solve`; the keyword arguments replace its values.
     cluster:
         ``local`` / ``local:N`` (a Dask LocalCluster of N worker processes started here, N capped
         at the cores), a Dask scheduler address (``tcp://host:8786``), or None:
@@ -448,98 +416,67 @@ def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], *, cluster: st
     >>> r.count, r.stats["shards_done"], r.stats["shards_total"]
     (1, 1, 1)
     """
-    from cpwords.cluster.runner import run
-    from cpwords.engines.dask_cluster import cluster_option
-
-    _check_call(seed=seed, time_limit=time_limit, workers=workers, cluster=cluster, checkpoint=checkpoint,
-                budget=budget, engine=engine, check=check, progress=progress, shard_seconds=shard_seconds)
+    run = _options(options, engine=engine, seed=seed, time_limit=time_limit, workers=workers, cluster=cluster,
+                   checkpoint=checkpoint, shard_seconds=shard_seconds)
+    if shard_seconds is None:
+        run = replace(run, shard_seconds=None)
+    _check_call(budget=budget, check=check, progress=progress)
     t0 = time.perf_counter()
-    prepared: list[BaseSpec] = []
-    fresh: list[bool] = []
-    for given in specs:
-        spec = _as_spec(given)
-        fresh_seed = seed is None and spec.seed is None
-        prepared.append(with_options(spec, engine=engine, time_limit=time_limit,
-                                     seed=random.randrange(2**31) if fresh_seed else seed))
-        fresh.append(fresh_seed)
-    if checkpoint is not None:  # never a link, an input of the run or a folder (the one writer's rules)
+    prepared = [_prepare(_as_spec(given), run, shards=True) for given in specs]
+    results = _solve_sharded(prepared, run, budget.child() if budget is not None else Budget(None), t0, check=check,
+                             progress=progress)
+    assert results is not None  # asked for shards: the runner keeps them
+    return results
+
+
+def _solve_sharded(prepared: list[_Prepared], options: Options, budget: Budget, t0: float, *, check: bool,
+                   progress: Progress | None = None) -> list[Result] | None:
+    """Results of specs through the shard runner (their routes say ``workers`` or ``cluster``);
+    None when the route chose workers but the plan is too small for them (solve here then)."""
+    from cpwords.cluster.runner import run
+
+    if options.checkpoint is not None:  # never a link, an input of the run or a folder (the one writer's rules)
         from cpwords import files, writer
 
-        writer.Outputs(inputs=[p for spec in prepared for p in files.named_in(spec)]).claim(
-            checkpoint, "--checkpoint", resumable=True)
-    if budget is None:
-        run_budget = Budget(None, progress=progress or no_progress)
-    else:
-        run_budget = budget.child()
-        if progress is not None:
-            run_budget.progress = progress
-    asked = workers if workers is not None else max((s.workers for s in prepared if s.workers), default=None)
+        writer.Outputs(inputs=[p for item in prepared for p in files.named_in(item.spec)]).claim(
+            options.checkpoint, options.label("checkpoint"), resumable=True)
+    if progress is not None:
+        budget.progress = progress
+    if not prepared:
+        return []
+    first = prepared[0].route
+    workers = max((p.route.workers for p in prepared if p.route.workers), default=None) \
+        if first.where == "workers" else first.workers
     try:
-        results = run(prepared, run_budget, cluster=cluster_option(cluster), workers=asked, checkpoint=checkpoint,
-                      shard_seconds=shard_seconds)
+        results = run([p.spec for p in prepared], budget, cluster=first.cluster, workers=workers,
+                      checkpoint=options.checkpoint, shard_seconds=options.shard_seconds,
+                      spread_always=any(p.route.forced for p in prepared))
     except InputError as exc:
-        raise _argument_named(exc) from None
+        raise _argument_named(exc, options) from None
+    if results is None:
+        return None
     wall = round(time.perf_counter() - t0, 6)
-    for spec, result, fresh_seed in zip(prepared, results, fresh, strict=True):
-        result.stats |= {"solve_s": wall, "seed": spec.seed}
-        if fresh_seed:
+    for item, result in zip(prepared, results, strict=True):
+        result.stats |= {"solve_s": wall, "seed": item.spec.seed}
+        if item.fresh_seed:
             result.stats["seed_fresh"] = True
         if result.title is None:
-            result.title = spec.title
+            result.title = item.spec.title
         if check and result.solutions:
-            _check(puzzles.get(spec.kind), spec, result, run_budget)
+            check_result(item.kind, item.spec, result, budget)
         result.stats["wall_s"] = round(time.perf_counter() - t0, 6)
     return results
 
 
-def _answers(n: int) -> str:
-    """``the answer is`` or ``the N answers are``, for a message."""
-    return "the answer is" if n == 1 else f"the {n:,} answers are"
+#: How the execution layer names the arguments of a sharded run (as the CLI's options).
+_LAYER_NAMES = {"--cluster": "cluster", "--checkpoint": "checkpoint"}
 
 
-def _check(kind: puzzles.PuzzleKind, spec: BaseSpec, result: Result, budget: Budget) -> None:
-    """Re-check every answer; past the time limit (plus a grace period) the answers not yet
-    checked are kept after the checked ones, marked unchecked in ``stats`` and the message.
-
-    A kind with an all-at-once checker (``PuzzleKind.checker_all``) gets the answers in chunks
-    of :data:`CHECK_CHUNK`; the others, one by one."""
-    t0 = time.perf_counter()
-    problems: list[str] = []
-    checked = 0
-    solutions = result.solutions
-    # The check ends half a second past the deadline, the listing's conversion included, so that
-    # the whole command keeps its promise; one that would start later than that (a one-time build
-    # finished in its grace) checks nothing: every answer is kept, shown unchecked.
-    end = None if budget.deadline is None else budget.deadline + CHECK_GRACE_S
-    if kind.checker_all is not None:
-        check_all = kind.load(kind.checker_all)
-        for start in range(0, len(solutions), CHECK_CHUNK):
-            if end is not None and time.monotonic() > end:
-                break
-            chunk = solutions[start:start + CHECK_CHUNK]
-            for i, found in sorted(check_all(spec, chunk).items()):
-                problems += [f"solution {start + i + 1}: {p}" for p in found]
-            checked += len(chunk)
-    else:
-        check_one = kind.load(kind.checker)
-        for i, solution in enumerate(solutions):
-            if end is not None and time.monotonic() > end:
-                break
-            problems += [f"solution {i + 1}: {p}" for p in check_one(spec, solution)]
-            checked += 1
-    result.stats["check_s"] = round(time.perf_counter() - t0, 6)
-    if checked < len(solutions):
-        # What was found is kept: the answers the check did not reach follow the checked ones,
-        # and the result says where they start (stats['unchecked_from'], a 0-based index).
-        unchecked = len(solutions) - checked
-        result.stats["unchecked"] = unchecked
-        result.stats["unchecked_from"] = checked
-        if result.status == Status.OPTIMAL:
-            result.status = Status.FEASIBLE
-        note = (f"the time limit cut the check short: the first {checked:,} answers are checked, "
-                f"the last {unchecked:,} are shown unchecked" if checked else
-                f"the time limit left no time for the check: {_answers(unchecked)} shown unchecked")
-        result.message = f"{result.message}; {note}" if result.message else note
-    if problems:
-        result.status = Status.ERROR
-        result.message = "internal check failed (please report): " + "; ".join(problems[:3])
+def _argument_named(exc: InputError, options: Options) -> InputError:
+    """``exc`` naming the option as the caller calls it, where the execution layer named the
+    CLI's (``--cluster``); the cluster of ``$CPWORDS_CLUSTER`` named as the variable."""
+    if exc.field not in _LAYER_NAMES:
+        return exc
+    name = _LAYER_NAMES[exc.field]
+    field = "$CPWORDS_CLUSTER" if name == "cluster" and options.cluster is None else options.label(name)
+    return InputError(exc.message, source=exc.source, field=field, value=exc.value, line=exc.line)

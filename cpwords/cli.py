@@ -195,6 +195,8 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     """
     from cpwords import api, display, output
     from cpwords.engines.budget import no_progress
+    from cpwords.options import Options
+    from cpwords.route import together
 
     json_mode = getattr(args, "json", False)
     svg_name = _picture_option(args)
@@ -203,10 +205,13 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
         from cpwords.lexicon.cli import ref_from_option
 
         dictionary = ref_from_option(args.dict_option)
+    options = Options(engine=getattr(args, "engine", None), seed=getattr(args, "seed", None),
+                      time_limit=getattr(args, "time_limit", None), workers=getattr(args, "workers", None),
+                      cluster=getattr(args, "cluster", None), checkpoint=getattr(args, "checkpoint", None),
+                      labels=FLAG_LABELS)
     specs = [spec if isinstance(spec, InputError) else
-             api.with_options(spec, labels=FLAG_LABELS, engine=getattr(args, "engine", None),
-                              seed=getattr(args, "seed", None), time_limit=getattr(args, "time_limit", None),
-                              workers=getattr(args, "workers", None),
+             api.with_options(spec, labels=FLAG_LABELS, engine=options.engine, seed=options.seed,
+                              time_limit=options.time_limit,
                               dictionary=_dictionary_option(spec, dictionary, getattr(args, "exclude", None)))
              for spec in specs]
     kinds = [None if isinstance(spec, InputError) else puzzles.get(spec.kind) for spec in specs]
@@ -227,20 +232,11 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     out_file = output.OutFile(out_target, batch=len(specs) > 1) if out_target is not None else None
     try:
         with stop_on_signals(run), output.stop_when_output_closed(run):
-            good = [spec for spec in specs if not isinstance(spec, InputError)]
-            place = {id(spec): j for j, spec in enumerate(good)}
-            sharded = _sharded(good, args, run) if good else None  # --cluster / --checkpoint: every spec at once
-            for i, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
-                if run.stopped and sharded is None:
-                    break
-                if isinstance(spec, InputError) or kind is None:
-                    result = spec
-                elif sharded is not None:
-                    result = sharded[place[id(spec)]]
-                elif i and run.expired():
-                    result = _not_reached(spec, command_limit)
-                else:
-                    result = _solve_one(spec, run, args, batch=len(specs) > 1)
+            stream = api.solve_stream(specs, options, budget=run)
+            shards_shown = together([s for s in specs if not isinstance(s, InputError)], options)
+            for i, (spec, kind, result) in enumerate(zip(specs, kinds, stream, strict=False)):  # a stop ends the stream
+                if not isinstance(spec, InputError):
+                    result = _after_solve(spec, result, run, args, batch=len(specs) > 1)
                 if run.reason == output.OUTPUT_CLOSED:
                     break
                 results.append(result)
@@ -249,7 +245,7 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
                     _show_error(result, json_mode=json_mode, out_file=out_file)
                     continue
                 code = max(code, result.exit_code())
-                _show(i, kind, spec, result, json_mode=json_mode, sharded=sharded is not None, out_file=out_file)
+                _show(i, kind, spec, result, json_mode=json_mode, shards=shards_shown, out_file=out_file)
                 if svg_target is not None and result.solved:
                     # A picture that cannot be written is reported after the results: never lost.
                     svg_errors += _write_pictures(kind, spec, result, svg_target, batch=(i + 1, len(specs)),
@@ -286,16 +282,7 @@ def _picture_option(args: argparse.Namespace) -> str | None:
     return svg_name
 
 
-def _not_reached(spec: Any, limit: float | None) -> Any:
-    """The result of a batch's document that the command's time limit left no time for."""
-    from cpwords.results import Result, Status
-
-    return Result(kind=spec.kind, status=Status.UNKNOWN, engine=str(spec.engine), task=spec.task, title=spec.title,
-                  message=f"the time limit of the command ({limit:g} s) was reached before this document was started",
-                  stats={"stopped": "time_limit"})
-
-
-def _show(i: int, kind: puzzles.PuzzleKind, spec: Any, result: Any, *, json_mode: bool, sharded: bool,
+def _show(i: int, kind: puzzles.PuzzleKind, spec: Any, result: Any, *, json_mode: bool, shards: bool,
           out_file: Any) -> None:
     """One result into ``--out FILE`` and, unless ``--json``, onto stdout (streamed, see :mod:`cpwords.output`)."""
     from cpwords import display, output
@@ -307,7 +294,7 @@ def _show(i: int, kind: puzzles.PuzzleKind, spec: Any, result: Any, *, json_mode
     if i:
         display.console().print()
     output.emit(kind.render_module().render(spec, result))
-    if sharded:
+    if shards:  # asked for (a cluster, a checkpoint): the line says how the shards went
         display.console().print(_shards_line(result.stats), style="dim")
 
 
@@ -319,20 +306,18 @@ def _show_error(error: InputError, *, json_mode: bool, out_file: Any) -> None:
         print(f"cpwords: error: {error.one_line()}", file=sys.stderr)
 
 
-def _solve_one(spec: Any, run: Budget, args: argparse.Namespace, *, batch: bool) -> Any:
-    """One spec's result; in a batch, the InputError its solve raises (a word not in the
-    dictionary), naming the document's file and line, in place of a result. A dictionary error is
-    blamed on ``--dict`` when the dictionary came from there."""
-    from cpwords import api
-
-    try:
-        result = api.solve(spec, budget=run, cluster=getattr(args, "cluster", None))
-    except InputError as exc:
+def _after_solve(spec: Any, result: Any, run: Budget, args: argparse.Namespace, *, batch: bool) -> Any:
+    """One spec's result as the command shows it. An InputError its solve raised (a word not in the
+    dictionary) is raised alone, and in a batch kept in the result's place, naming the document's
+    file and line; a dictionary error is blamed on ``--dict`` when the dictionary came from there.
+    One-time work the run went without goes on in the background."""
+    if isinstance(result, InputError):
+        exc = result
         named_here = exc.source in (None, "command line")  # not an error inside the word-list file
         if getattr(args, "dict_option", None) and named_here and (exc.field or "").split(".")[0] == "dictionary":
             exc = InputError(exc.message, field="--dict", value=args.dict_option)
         if not batch:
-            raise exc from None
+            raise exc
         return exc.located(source=spec.source, line=spec.line)
     if result.stats.get("build_stopped") and not run.stopped:
         _build_in_background(spec, result)
@@ -366,28 +351,6 @@ def _error_entry(exc: InputError) -> dict[str, Any]:
 
     return {"status": "error", "error": exc.one_line(), "source": exc.source, "line": exc.line,
             "field": exc.field, "value": None if exc.value is _MISSING else repr(exc.value)}
-
-
-def _sharded(specs: Sequence[Any], args: argparse.Namespace, run: Budget) -> list[Any] | None:
-    """The results of a sharded run (all specs share the workers and one checkpoint), or None
-    when neither ``--cluster`` nor ``--checkpoint`` nor ``$CPWORDS_CLUSTER`` asks for one."""
-    cluster, checkpoint = getattr(args, "cluster", None), getattr(args, "checkpoint", None)
-    if checkpoint is None and cluster is None and not os.environ.get("CPWORDS_CLUSTER"):
-        return None
-    from cpwords import api
-    from cpwords.engines.dask_cluster import cluster_option
-
-    try:
-        if checkpoint is None and cluster_option(cluster) is None:
-            return None
-        return api.solve_batch(specs, cluster=cluster, checkpoint=checkpoint, budget=run)
-    except InputError as exc:
-        if cluster is None and exc.field == "cluster":  # the address came from the environment
-            raise InputError(exc.message, field="$CPWORDS_CLUSTER", value=exc.value) from None
-        if exc.field in ("cluster", "checkpoint"):  # the API names its arguments; here they are options
-            raise InputError(exc.message, source=exc.source, field=FLAG_LABELS[exc.field], value=exc.value,
-                             line=exc.line) from None
-        raise
 
 
 def _shards_line(stats: dict[str, Any]) -> str:

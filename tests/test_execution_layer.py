@@ -257,27 +257,28 @@ def test_a_sharded_count_ends_at_its_time_limit(full_7x7_spec: Path, tmp_path: P
     watch.assert_within(1.0, startup_cpu_s() + work, f"solve --time-limit 1 {option[0]}")
 
 
-def _chain_that_reaches_the_target_or_waits(chain: int) -> tuple[int, list[str], dict[str, object]]:
-    """Chain 0 reports a board at the target at once; chain 1 would take a minute."""
-    if chain != 0:
+def _chain_that_reaches_the_target_or_waits(self: object, spec: object, context: object, shard: Any,
+                                            budget: object) -> dict[str, object]:
+    """Chain 0 reports a board at the target at once; the others would take a minute."""
+    if shard.data["chain"] != 0:
         time.sleep(60)
-    return 7, ["ab", "cd"], {"best_value": 7, "stopped_by_time": False}
+    return {**shard.data, "value": 7, "grid": ["ab", "cd"], "moves": 1, "accepted": 1}
 
 
 def test_the_first_chain_at_the_target_ends_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a ``target``, chains are run until one reaches it: the others are ended (their worker
-    killed), so the answer is the finished chain's and no worker is left behind."""
-    from cpwords.puzzles.loading import parse_spec
-    from cpwords.puzzles.ruzzle import chains
-    from cpwords.puzzles.ruzzle.board import Board
+    """With a ``target``, the chains (the kind's shards, on two local workers) run until one
+    reaches it: the others are ended (their worker killed), so the answer is the finished chain's
+    alone (had the runner waited for the others, they would be in it) and no worker is left behind."""
+    import cpwords
+    from cpwords.puzzles.ruzzle.shards import RuzzleSharding
 
-    monkeypatch.setattr(chains, "_chain", _chain_that_reaches_the_target_or_waits)
-    spec = parse_spec({"kind": "ruzzle", "task": "best_board", "grid": ["ab", "cd"], "dictionary": {"words": ["abc"]},
-                       "target": 7, "seed": 1})
+    monkeypatch.setattr(RuzzleSharding, "run", _chain_that_reaches_the_target_or_waits)  # inherited by forked workers
+    spec = {"kind": "ruzzle", "task": "best_board", "grid": ["ab", "cd"], "dictionary": {"words": ["abc"]},
+            "target": 7, "seed": 1}
     before = descendants(os.getpid())
-    board, stats = chains.best_of_chains(spec, Board.from_tiles(spec.tiles()), None, Budget(300), 2)
-    assert stats["chains"] == 1 and stats["chain"] == 0 and stats["best_value"] == 7
-    assert stats["stopped_by_time"] is False and board.row_strings() == ["ab", "cd"]
+    result = cpwords.solve(spec, workers=2)
+    assert result.stats["chains"] == 1 and result.stats["best_chain"] == 0 and result.stats["best_value"] == 7
+    assert result.stats["workers"] == 2 and result.solutions[0].grid == ["ab", "cd"]
     assert descendants(os.getpid()) <= before
 
 

@@ -58,6 +58,7 @@ class _Job:
     run_here: int = 0
     error: str | None = None
     unplanned: bool = False
+    settled: bool = False  # a shard's partial settled the task (Sharding.enough): the rest are not needed
 
     @property
     def complete(self) -> bool:
@@ -82,7 +83,8 @@ class _Run:
 
 
 def run(specs: Sequence[BaseSpec], budget: Budget, *, cluster: str | None = None, workers: int | None = None,
-        checkpoint: str | Path | None = None, shard_seconds: float | None = SHARD_SECONDS) -> list[Result]:
+        checkpoint: str | Path | None = None, shard_seconds: float | None = SHARD_SECONDS,
+        spread_always: bool = True) -> list[Result] | None:
     """Solve ``specs`` (already validated, seeds set) in shards: the sharded ``kind.solve``.
 
     Parameters
@@ -101,10 +103,15 @@ def run(specs: Sequence[BaseSpec], budget: Budget, *, cluster: str | None = None
         An SQLite file keeping every finished shard; an existing one of the same run resumes.
     shard_seconds:
         Time cap of a splittable shard: past it the shard is stopped and split (None: never).
+    spread_always:
+        False when the route chose local workers for the kind's split (nobody asked for shards):
+        when no sharding finds its plan worth spreading (:meth:`Sharding.worth_spreading`), the
+        run returns None at once, without starting workers, for the kinds to solve here.
 
     Returns
     -------
-    One Result per spec, in order, with ``stats`` ``shards_done`` / ``shards_total`` and friends.
+    One Result per spec, in order, with ``stats`` ``shards_done`` / ``shards_total`` and friends;
+    or None (see ``spread_always``).
 
     Raises
     ------
@@ -123,7 +130,11 @@ def run(specs: Sequence[BaseSpec], budget: Budget, *, cluster: str | None = None
     try:
         # First: a bad address fails before planning (a local Dask cluster starts meanwhile).
         executor = open_executor(cluster, workers, until)
+        for job in jobs:  # a plan can fit the workers it will have (one chain each)
+            job.budget.workers = executor.workers
         pending = _plan_all(jobs, store)
+        if not spread_always and cluster is None and not _worth_spreading(jobs, pending):
+            return None  # no worker was started yet (they start on the first shard)
         for job in jobs:
             remember(job.key, job.sharding, job.context)  # before local workers fork: they inherit it
         roots = sum(len(j.outstanding) for j in jobs)
@@ -188,6 +199,15 @@ def _plan_all(jobs: list[_Job], store: Checkpoint | None) -> list[tuple[_Job, Sh
     return pending
 
 
+def _worth_spreading(jobs: list[_Job], pending: list[tuple[_Job, Shard, int]]) -> bool:
+    """Whether any spec's shards are worth local workers (its sharding says so), or several
+    specs have shards to run."""
+    if len({id(job) for job, _, _ in pending}) > 1:
+        return True
+    return any(job.sharding.worth_spreading(job.spec, job.context, [s for j, s, _ in pending if j is job])
+               for job in jobs if any(j is job for j, _, _ in pending))
+
+
 def _check_ids(job: _Job, shards: list[Shard]) -> None:
     ids = [s.id for s in shards]
     if len(set(ids)) != len(ids):
@@ -239,7 +259,12 @@ def _loop(state: _Run, budget: Budget) -> None:
                 job.error = job.error or f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
             continue
         for (job, shard, root), envelope in zip(entries, envelopes, strict=True):
-            _take(state, job, shard, root, envelope)
+            if not job.settled:
+                _take(state, job, shard, root, envelope)
+        waiting = {id(job): job for entries in state.in_flight.values() for job, _, _ in entries}
+        if waiting and all(job.settled for job in waiting.values()):
+            state.executor.cancel()  # every shard still running belongs to a settled spec
+            return
 
 
 def _take(state: _Run, job: _Job, shard: Shard, root: int, envelope: dict[str, Any]) -> None:
@@ -251,6 +276,8 @@ def _take(state: _Run, job: _Job, shard: Shard, root: int, envelope: dict[str, A
         if state.store is not None:
             state.store.record(job.index, shard, value, envelope["seconds"], envelope["worker"])
         _leaf_finished(state, job, root, -1)
+        if job.sharding.enough(job.spec, value):
+            _settle(state, job)
     elif status == TOO_LARGE and not job.budget.expired():
         children = job.sharding.split(job.spec, job.context, shard, value)
         job.splits += 1
@@ -267,6 +294,14 @@ def _take(state: _Run, job: _Job, shard: Shard, root: int, envelope: dict[str, A
         _submit(state, [(job, c, root) for c in children if not isinstance(c, tuple)])
     else:
         job.stopped.append((shard, value))
+
+
+def _settle(state: _Run, job: _Job) -> None:
+    """The spec's task is settled by a finished shard: the shards not finished are not needed."""
+    job.settled = True
+    state.advance(sum(1 for n in job.outstanding if n > 0))
+    job.outstanding = [0] * len(job.outstanding)
+    job.stopped.clear()
 
 
 def _leaf_finished(state: _Run, job: _Job, root: int, change: int) -> None:

@@ -87,10 +87,14 @@ class Sharding:
         an older scheme is refused instead of mixed in.
     uses_seed: the answer depends on the spec's seed (a seeded search), so the seed is part of
         the run's identity.
+    default_spread: one spec's split pays off on its own (a board or grid count), so the route
+        (:func:`cpwords.route.route`) spreads it over one worker a core even when the run asked
+        for no workers; otherwise only when workers are asked for.
     """
 
     version = "1"
     uses_seed = False
+    default_spread = False
 
     def supports(self, spec: BaseSpec) -> bool:
         """Whether this spec's task and engine are sharded here (the others run whole)."""
@@ -106,6 +110,17 @@ class Sharding:
         A plan that takes long watches ``budget`` (the spec's time limit) and raises
         :class:`~cpwords.engines.budget.SearchTimeout` when it ends first."""
         raise NotImplementedError
+
+    def worth_spreading(self, spec: BaseSpec, context: Any, shards: Sequence[Shard]) -> bool:
+        """Whether the planned ``shards`` are worth local workers: when not (a plan too small for
+        processes to pay off), and the caller did not ask for shards (a cluster, a checkpoint),
+        the runner runs them in this process. Default: more than one shard."""
+        return len(shards) > 1
+
+    def enough(self, spec: BaseSpec, partial: Any) -> bool:
+        """Whether one finished shard's ``partial`` settles the whole task (a search that reached
+        its target): the runner then ends the spec's other shards. Default: never."""
+        return False
 
     def run(self, spec: BaseSpec, context: Any, shard: Shard, budget: Budget) -> Any:
         """Solve one shard within ``budget``: its partial result as JSON data.

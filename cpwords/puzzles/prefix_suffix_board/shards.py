@@ -76,6 +76,7 @@ class BoardSharding(Sharding):
     """Shards of ``count_boards`` / ``count_suffix_sets`` with the native engine (see the module)."""
 
     version = "1"
+    default_spread = True  # one count's heads keep every core busy
 
     def supports(self, spec: Any) -> bool:
         """The native counting tasks."""

@@ -1,16 +1,24 @@
-"""Shards of Ruzzle ``best_board`` for the cluster runner: independent seeded search chains.
+"""Shards of Ruzzle ``best_board``: independent seeded search chains, the kind's only description
+of its parallel work (the route sends them to local workers with ``workers`` above one, or to a
+cluster; without workers the kind's own solve runs chain 0 in the caller's process, which reports
+its progress and, stopped, keeps its best board).
 
 Chain *i* runs the spec's ``search`` (hill climbs until the time limit, or ``climbs`` of them; or
 annealing from the spec's board for ``iterations`` moves) with its own seed: chain 0 with
-the spec's seed (it is exactly the one-process search, so the cluster's board never scores
-less), the others with seeds derived from it. The best board of all chains wins, ties going to
-the lowest chain number, so the answer depends only on the seed, never on the number of workers
-or the order in which chains finish. A chain cut short by the time limit still offers the best
+the spec's seed (it is exactly the one-process search, so a sharded run's board never scores
+less), the others with seeds derived from it. There is one chain a worker of the run (its
+budget says how many; :data:`CHAINS` when the count is not known, as on a cluster not yet
+reached): climbs are independent, so more chains raise the odds of reaching the optimum in the
+same time. The best board of all chains wins, ties going to the lowest chain number, so the
+answer depends on the seed and the number of chains, never on the order in which chains finish;
+except that with a ``target`` the first chain to reach it ends the others (:meth:`RuzzleSharding.enough`:
+any board at the target will do). A chain cut short by the time limit still offers the best
 board it saw.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,13 +28,23 @@ from cpwords.engines.found import Found
 from cpwords.engines.shards import Shard, Sharding, ShardStopped
 from cpwords.lexicon import Lexicon, lexicon_for
 from cpwords.puzzles.ruzzle.board import Board, parse_row
-from cpwords.puzzles.ruzzle.chains import chain_seed
 from cpwords.puzzles.ruzzle.engines.common import RuzzleProblem
 from cpwords.results import Result
 from cpwords.wording import counted
 
-#: Independent chains a ``best_board`` search is split into.
+#: Independent chains a ``best_board`` search is split into when the run's worker count is unknown.
 CHAINS = 8
+
+
+def chain_seed(seed: int, chain: int) -> int:
+    """The seed of chain ``chain`` of a search seeded ``seed`` (chain 0: ``seed`` itself).
+
+    >>> chain_seed(7, 0), chain_seed(7, 1) == chain_seed(7, 1), chain_seed(7, 1) != chain_seed(7, 2)
+    (7, True, True)
+    """
+    if chain == 0:
+        return seed
+    return int.from_bytes(hashlib.sha256(f"cpwords-chain {seed} {chain}".encode()).digest()[:4], "big") >> 1
 
 
 @dataclass
@@ -52,9 +70,14 @@ class RuzzleSharding(Sharding):
         return RuzzleContext(Board.from_tiles(spec.tiles(), spec.bonus_cells(), spec.alphabet()), lexicon_for(spec))
 
     def plan(self, spec: Any, context: RuzzleContext, budget: Budget | None = None) -> list[Shard]:
-        """:data:`CHAINS` chains."""
+        """One chain a worker of the run (:data:`CHAINS` when the run does not know its workers)."""
+        chains = budget.workers if budget is not None and budget.workers > 1 else CHAINS
         return [Shard(f"chain:{i:03d}", {"chain": i, "seed": chain_seed(spec.seed, i)}, cost=float(spec.iterations or 1))
-                for i in range(CHAINS)]
+                for i in range(chains)]
+
+    def enough(self, spec: Any, partial: Any) -> bool:
+        """A chain that reached the spec's ``target`` ends the others."""
+        return spec.target is not None and partial is not None and partial["value"] >= spec.target
 
     def run(self, spec: Any, context: RuzzleContext, shard: Shard, budget: Budget) -> dict[str, Any]:
         """One chain: its best board and value.

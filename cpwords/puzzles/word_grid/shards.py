@@ -43,6 +43,9 @@ ENUMERATION = "enumeration"
 TERM_SHARDS = 256
 #: Fewest leaves in a shard (a leaf takes about a millisecond: smaller shards cost more to send).
 MIN_LEAVES = 32
+#: Fewest leaves in a plan for local workers to pay off (about half a second of counting in one
+#: process: starting the workers and planning again in each costs about that).
+SPREAD_MIN_LEAVES = 500
 #: Ranges a shard past the time cap is split into.
 SPLIT = 8
 #: Term plans kept per process.
@@ -110,6 +113,7 @@ class GridSharding(Sharding):
     """Shards of ranges of the terms of the native ``count`` (see the module)."""
 
     version = "1"
+    default_spread = True  # a big count's leaves keep every core busy (a small plan stays here)
 
     def supports(self, spec: Any) -> bool:
         """The native count."""
@@ -141,6 +145,11 @@ class GridSharding(Sharding):
         if group:
             shards.append(_shard(group))
         return shards
+
+    def worth_spreading(self, spec: Any, context: GridContext, shards: Sequence[Shard]) -> bool:
+        """Worth local workers from :data:`SPREAD_MIN_LEAVES` leaves on (the enumeration, one
+        shard, never)."""
+        return len(shards) > 1 and sum(s.cost for s in shards) >= SPREAD_MIN_LEAVES
 
     def run(self, spec: Any, context: GridContext, shard: Shard, budget: Budget) -> dict[str, Any]:
         """The exact counts of the shard's ranges of leaves (or the enumeration's counts)."""

@@ -30,18 +30,11 @@ def best_board(problem: RuzzleProblem, spec: Any, budget: Budget) -> Found:
     """A high-scoring board by the spec's seeded ``search`` (hill climbing or annealing); its words.
 
     The search is a heuristic: the board found is the best seen, not proved best (the Result
-    says ``feasible``)."""
-    from cpwords.engines.workers import worker_count
-    from cpwords.puzzles.ruzzle.chains import best_of_chains
+    says ``feasible``). This is one chain, in this process: it reports its progress and, stopped,
+    keeps its best board; several chains on workers are the kind's shards (:mod:`..shards`)."""
     from cpwords.puzzles.ruzzle.climb import search_board
 
-    # With ``workers`` asked for, one chain per local worker of the layer (chain 0 is the one-process
-    # search); by default one chain here, which reports its progress and, stopped, its best board.
-    chains = worker_count(spec.workers)[0] if spec.workers else 1
-    if chains > 1:
-        board, stats = best_of_chains(spec, problem.board, problem.lexicon, budget, chains)
-    else:
-        board, stats = search_board(spec, problem.board, problem.lexicon, budget)
+    board, stats = search_board(spec, problem.board, problem.lexicon, budget)
     found = words(RuzzleProblem(board, problem.lexicon), spec, Budget(None))  # the best board's words: all
     found.stats = stats | found.stats | {"grid": board.row_strings()}
     found.complete = False
