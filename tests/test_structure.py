@@ -23,7 +23,7 @@ PACKAGE = Path(cpwords.__file__).resolve().parent
 FLOORS: list[tuple[int, str]] = [
     (9, r"cpwords\.__main__|cpwords\.cli|cpwords\.background|cpwords\.output|cpwords\.server(\..*)?|cpwords\.lexicon\.cli"),
     (8, r"cpwords"),
-    (7, r"cpwords\.api|cpwords\.verify"),
+    (7, r"cpwords\.api|cpwords\.verify|cpwords\.options|cpwords\.route|cpwords\.checking"),
     (6, r"cpwords\.cluster(\..*)?"),
     (5, r"cpwords\.puzzles(\..*)?"),
     (4, r"cpwords\.engines(\..*)?|cpwords\.lexicon(\..*)?|cpwords\.geometry|cpwords\.models(\..*)?"),
