@@ -240,10 +240,11 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
                 if run.reason == output.OUTPUT_CLOSED:
                     break
                 results.append(result)
-                if isinstance(result, InputError) or kind is None:
+                if isinstance(result, InputError):
                     code = 2
                     _show_error(result, json_mode=json_mode, out_file=out_file)
                     continue
+                assert kind is not None  # a bad document's error is the result in its place
                 code = max(code, result.exit_code())
                 _show(i, kind, spec, result, json_mode=json_mode, shards=shards_shown, out_file=out_file)
                 if svg_target is not None and result.solved:
