@@ -38,7 +38,7 @@ BIG_LIST = ["_template", "listen"]
 #: QUICK_ENGINES, by a unique name (tests/test_signals.py: Ctrl-C and SIGTERM must stop them
 #: within a second, leaving no process behind).
 LONG_RUNS: dict[str, list[str]] = {
-    "native-_template": ["_template", _ALPHABET_TWICE, "--min-length", "1", "--dict", "scowl-95"],
+    "native-_template": ["_template", _ALPHABET_TWICE, "--min-length", "1", "--dict", "scowl-95", "--engine", "native"],
 }
 #: Engines that end within a second on any input, so that no signal reaches them mid-search
 #: (the ladder's breadth-first search); they need no long run.

@@ -2,10 +2,11 @@
 
 Fill in: one function a task of the capability table, ``task(problem, spec, budget) -> Found``.
 ``problem`` is what ``solve.prepare`` built; return the answers in the kind's plain data (here
-a word and its left-over letters; never Solution objects or a Result: ``solve.result`` makes
+the words; never Solution objects or a Result: ``solve.result`` makes
 those). Long loops call a ticker of the budget, which raises ``SearchTimeout`` at the time limit
 or on Ctrl-C; catch it and return what was found with ``found.stop(...)`` (the registry turns
-an uncaught one into an empty, stopped outcome).
+an uncaught one into an empty, stopped outcome). Work done after the stop is work past the
+deadline: keep it small (here a sort), and leave the rest to the Solutions, made when read.
 """
 
 from __future__ import annotations
@@ -42,11 +43,11 @@ def _scan(problem: Problem, budget: Budget, found: Found, keep: bool) -> None:
     found.count = len(matches)
     if keep:  # longest first, then alphabetically: the order users read
         matches.sort(key=lambda w: (-len(w), w))
-        found.answers = [(w, "".join(sorted((have - Counter(w)).elements()))) for w in matches]
+        found.answers = matches  # the letters each leaves are worked out when its Solution is read
 
 
 def enumerate_(problem: Problem, spec: Any, budget: Budget) -> Found:
-    """Every word of the letters, with the letters each leaves."""
+    """Every word of the letters."""
     found = Found()
     _scan(problem, budget, found, keep=True)
     return found

@@ -12,6 +12,8 @@ the two (``PuzzleKind.solve``); a kind needs no ``if task == …`` chain.
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,14 +55,14 @@ def prepare(spec: TemplateSpec, budget: Budget | None = None) -> Prepared:
 def result(spec: TemplateSpec, problem: Problem | None, found: Found, stats: dict[str, Any],
            budget: Budget) -> Result:
     """The Result of what the engine found."""
-    solutions = found.convert(_solution)
+    solutions = found.convert(functools.partial(_solution, Counter(spec.letters)))
     infeasible = (f"no word of {spec.dictionary.label()} with {spec.min_length}+ letters is made of "
                   f"the letters {spec.letters!r}")
     return Result.from_search(spec, found, solutions, infeasible=infeasible, what="word", stats=stats)
 
 
-def _solution(answer: tuple[str, str]) -> TemplateSolution:
-    """One engine answer as a Solution (``trusted``: built from the engine's own values, it skips
-    pydantic's validation, which would cost as much as the search on long listings)."""
-    word, left = answer
-    return TemplateSolution.trusted({"words": [word], "left": left})
+def _solution(letters: Counter[str], word: str) -> TemplateSolution:
+    """One engine answer as a Solution, made when it is read (``trusted``: built from the engine's
+    own values, it skips pydantic's validation, which would cost as much as the search on long
+    listings)."""
+    return TemplateSolution.trusted({"words": [word], "left": "".join(sorted((letters - Counter(word)).elements()))})
