@@ -1,4 +1,5 @@
-"""Shared fixtures: an isolated cache folder, and the outside test data of ../shared/data.
+"""Shared fixtures: an isolated cache folder, the outside test data of ../shared/data, and the
+template kind in the registry (``CPWORDS_EXTRA_KINDS``).
 
 Test modules import helpers from here as ``from conftest import ...`` (never ``tests.conftest``):
 the suite runs against the installed package, with the repository root off ``sys.path``.
@@ -15,6 +16,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
 EXAMPLES = ROOT / "examples"
+
+# The fill-in template of a new kind joins the registry as one more kind, in this process and in
+# every ``python -m cpwords`` the tests start: each shared sweep solves it, so it cannot go stale.
+# Set here, before any test module reads the registry (the parametrisations read it when collected).
+os.environ["CPWORDS_EXTRA_KINDS"] = "cpwords.puzzles._template"
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -16,8 +16,18 @@ EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.
 
 
 def test_every_kind_has_an_example() -> None:
+    """In examples/, or (the template, which users never see) as its cases' ``EXAMPLE``."""
     kinds_with_examples = {s.kind for path in EXAMPLES for s in loading.load_specs(path)}
+    kinds_with_examples |= {name for name, kind in kinds().items() if kind.test_cases().EXAMPLE is not None}
     assert set(kinds()) <= kinds_with_examples
+
+
+@pytest.mark.parametrize("kind", [name for name, kind in kinds().items() if kind.test_cases().EXAMPLE is not None])
+def test_an_example_of_the_cases_solves_and_verifies(kind: str) -> None:
+    spec = loading.loads_spec(kinds()[kind].test_cases().EXAMPLE, source=f"{kind} cases")
+    result = cpwords.solve(spec, seed=7)
+    assert result.status.solved, (kind, result.status, result.message)
+    assert verify.check(spec, result) == []
 
 
 #: Examples too long for every run: the search for the best 3x3 Boggle board (ruzzle-best-board.yaml

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import cpwords
+from cpwords import puzzles
 from cpwords.lexicon import offensive_words
 from cpwords.lexicon.exclude import GENERATING_EXCLUDE
 from cpwords.puzzles import loading
@@ -52,16 +53,9 @@ def test_no_example_result_contains_an_offensive_word(path: Path) -> None:
         assert not shown_words(result) & bad, path.name
 
 
-GENERATE = {
-    "letter_boxed": {"kind": "letter_boxed", "task": "generate", "puzzles": 2, "attempts": 20,
-                     "dictionary": "common-20k"},
-    "word_grid": {"kind": "word_grid", "task": "generate", "count": 4, "engine": "native", "dictionary": "scowl-50"},
-    "prefix_suffix_board": {"kind": "prefix_suffix_board", "task": "generate", "count": 3,
-                            "dictionary": "common-5k"},
-    "spelling_bee": {"kind": "spelling_bee", "task": "generate", "puzzles": 2, "dictionary": "common-20k"},
-    "ruzzle": {"kind": "ruzzle", "task": "best_board", "grid": ["RATE", "SONI", "LEND", "TRAP"], "iterations": 60,
-               "dictionary": "scowl-70"},
-}
+#: A small spec of each kind's generating task (its cases' ``GENERATE``).
+GENERATE = {kind.name: kind.test_cases().GENERATE for kind in puzzles.kinds().values()
+            if kind.test_cases().GENERATE is not None}
 
 
 @pytest.mark.parametrize("kind", GENERATE)

@@ -25,6 +25,7 @@ from test_promises_files import cpwords, one_error
 from test_robustness import run_main
 
 import cpwords as api
+from cpwords import puzzles
 from cpwords.errors import InputError
 from cpwords.puzzles.loading import parse_spec
 
@@ -32,14 +33,12 @@ BIG = "9" * 5000
 
 # ---------------------------------------------------------------- 6. strict types: a boolean is not a number
 
-#: A boolean in a numeric field of every kind (today pydantic's lax mode takes true as 1).
+#: A boolean in a numeric field of every kind (pydantic's lax mode took true as 1): each kind's
+#: ``BOOLEAN_IN_NUMBER`` (its ``cases.py``), and two fields every kind shares.
 BOOLEANS = {
-    "spelling_bee": "kind: spelling_bee\nletters: cejoprt\nmin_word_length: true\n",
-    "ladder": "kind: ladder\nstart: cold\ntarget: warm\ntime_limit: true\n",
+    **{kind.name: kind.test_cases().BOOLEAN_IN_NUMBER for kind in puzzles.kinds().values()
+       if kind.test_cases().BOOLEAN_IN_NUMBER is not None},
     "ladder-seed": "kind: ladder\nstart: cold\ntarget: warm\nseed: false\n",
-    "letter_boxed": "kind: letter_boxed\nsides: [abc, def, ghi, jkl]\nmax_words: true\n",
-    "ruzzle": "kind: ruzzle\ngrid: [cats, dogs]\nworkers: true\n",
-    "word_grid": "kind: word_grid\nshape: gridle-5x5\ntask: generate\ncount: true\n",
     "dictionary": "kind: ladder\nstart: cold\ntarget: warm\ndictionary: {name: scowl-35, min_length: true}\n",
 }
 

@@ -69,14 +69,8 @@ def test_bad_engine_for_a_task_is_refused_at_load_with_the_engines_that_can(kind
 
 
 def _required_fields(kind: puzzles.PuzzleKind) -> dict[str, typing.Any]:
-    return {
-        "ladder": {"start": "cold", "target": "warm"},
-        "letter_boxed": {"sides": ["lme", "iuf", "wcb", "oas"]},
-        "ruzzle": {"grid": ["cats", "dogs"]},
-        "prefix_suffix_board": {"suffixes": {"s_n": "er"}},
-        "word_grid": {"scrambled": ["abcde"] * 5},
-        "spelling_bee": {"letters": "abcdefg", "center": "a"},
-    }.get(kind.name, {})
+    """The fields a spec of the kind cannot do without (its cases' ``REQUIRED``)."""
+    return dict(kind.test_cases().REQUIRED)
 
 
 def test_cli_refuses_an_engine_that_cannot_do_the_task(capsys: pytest.CaptureFixture[str]) -> None:

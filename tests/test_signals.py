@@ -16,7 +16,6 @@ C++ solver, Ctrl-C to a search in Python loops); the others are marked ``sweep``
 from __future__ import annotations
 
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -25,6 +24,8 @@ import pytest
 from conftest import alive, descendants
 from pace import HANG_S, Stopwatch, cpu_s_of, startup_cpu_s, wait_until
 
+from cpwords import puzzles
+
 #: Seconds from the signal to the exit: the one-second backstop (the clock bounds it) ...
 BACKSTOP_S = 1.0
 #: ... and the processor work of stopping solvers and workers and tearing the process down.
@@ -32,47 +33,17 @@ TEARDOWN_CPU_S = 1.5
 #: Processor seconds past start-up after which the command is searching.
 SEARCHING_CPU_S = 0.5
 
-#: A 20x20 Ruzzle board (random letters, seeded): the ``active`` engine looks for every allowed word.
-BIG_RUZZLE = ["".join(random.Random(row).choice("EEEEAAAIIOOUTTTNNSSRRLLDDHCMPBGFYWKV") for _ in range(20))
-              for row in range(20)]
-
 #: Searches that run far longer than the test, one (at least) for every kind x engine that can run
-#: that long (the ladder's one engine, a breadth-first search, ends within a second on any input).
-CASES = {
-    "cpsat-grid": ["grid", "--shape", "gridle-7x7", "--engine", "cpsat", "--generate", "50", "--dict", "scowl-95"],
-    "sat-grid": ["grid", "--shape", "gridle-7x7", "--engine", "sat", "--generate", "50", "--dict", "scowl-95"],
-    "native-grid": ["grid", "--shape", "gridle-7x7", "--engine", "native", "--count", "--dict", "scowl-95"],
-    "cpsat-letter-boxed": ["letter-boxed", "abc", "def", "ghi", "jkl", "mno", "pqr", "--engine", "cpsat",
-                           "--task", "count", "--max-words", "8"],
-    "sat-letter-boxed": ["letter-boxed", "abc", "def", "ghi", "jkl", "mno", "pqr", "--engine", "sat",
-                         "--task", "count", "--max-words", "8"],
-    "native-letter-boxed": ["letter-boxed", "abc", "def", "ghi", "jkl", "mno", "pqr", "--engine", "native",
-                            "--task", "count", "--max-words", "8"],
-    "native-board": ["board", "--count", "--dict", "common-40k", "--engine", "native", "--workers", "1"],
-    "cpsat-board": ["board", "--count", "--dict", "common-40k", "--engine", "cpsat", "--workers", "1"],
-    "sat-board": ["board", "--count", "--dict", "common-40k", "--engine", "sat", "--workers", "1"],
-    "board-workers": ["board", "--count", "--dict", "common-40k", "--workers", "2"],
-    "trie-ruzzle": ["ruzzle", "RATES", "ONIEL", "ENDTR", "APSEA", "LINTS", "--task", "best_board",
-                    "--iterations", "10000000", "--engine", "trie"],
-    "active-ruzzle": ["ruzzle", *BIG_RUZZLE, "--engine", "active", "--dict", "scowl-95"],
-    "native-spelling-bee": ["spelling-bee", "--task", "generate", "--puzzles", "100", "--min-words", "400",
-                            "--engine", "native", "--dict", "scowl-95"],
-    "cpsat-spelling-bee": ["spelling-bee", "--task", "generate", "--puzzles", "100", "--min-words", "400",
-                           "--engine", "cpsat", "--dict", "scowl-95"],
-    "enumerate-ruzzle": ["ruzzle", "ABCD", "EFGH", "IJKL", "MNOP", "QRST", "--task", "count_paths",
-                         "--engine", "enumerate"],
-}
+#: that long: each kind's ``LONG_RUNS`` (its ``cases.py``), by name.
+CASES = {name: argv for kind in puzzles.kinds().values() for name, argv in kind.test_cases().LONG_RUNS.items()}
 
 
 def test_every_engine_that_can_run_long_has_a_case() -> None:
-    from cpwords import puzzles
-
     covered = {(argv[0], argv[argv.index("--engine") + 1]) for argv in CASES.values() if "--engine" in argv}
     for kind in puzzles.kinds().values():
-        if kind.name == "ladder":
-            continue
-        for engine in kind.engines:
-            assert (kind.command, engine) in covered, (kind.command, engine)
+        for engine in kind.engines:  # QUICK_ENGINES: those that end within a second on any input
+            if engine not in kind.test_cases().QUICK_ENGINES:
+                assert (kind.command, engine) in covered, (kind.command, engine)
 
 
 def interrupt(argv: list[str], sig: signal.Signals, *, group: bool, children: int = 0) -> tuple[int, Stopwatch, str, set[int]]:

@@ -145,3 +145,15 @@ def test_the_graph_is_read() -> None:
         for b in targets:
             reverse[b].add(a)
     assert len(reverse["cpwords.errors"]) > 20
+
+
+def test_the_template_kind_sits_on_the_kinds_floor() -> None:
+    """The fill-in template of a new kind (not in the user's registry) is read like every kind:
+    its modules are on the kinds' floor, so the rules above hold for it and for every copy of it."""
+    graph = _graph()
+    template = sorted(m for m in graph if m.startswith("cpwords.puzzles._template"))
+    assert {"cpwords.puzzles._template", "cpwords.puzzles._template.check", "cpwords.puzzles._template.native",
+            "cpwords.puzzles._template.solve", "cpwords.puzzles._template.cases"} <= set(template)
+    assert {floor_of(m) for m in template} == {floor_of("cpwords.puzzles.spelling_bee")}
+    # its checker shares nothing with its solvers
+    assert not {m for m in graph["cpwords.puzzles._template.check"] if m.startswith("cpwords.puzzles._template")}

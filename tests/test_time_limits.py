@@ -37,79 +37,14 @@ SLACK = 1.5
 #: The same for the whole command: checking, printing and stopping (start-up is measured apart).
 MARGIN = 1.0
 
-BIG_BOX = ["abc", "def", "ghi", "jkl", "mno", "pqr"]
-
-
-def _scrambled_7x7() -> list[str]:
-    """A real 7×7 Gridle grid, its movable letters shuffled (by seed): unscrambling it is hard."""
-    grid = cpwords.solve({"kind": "word_grid", "shape": "gridle-7x7", "seed": 5}).solutions[0].rows
-    fixed = {(1, 3), (1, 5), (3, 1), (3, 3), (3, 5), (3, 7), (5, 1), (5, 3), (5, 5), (5, 7), (7, 3), (7, 5)}
-    cells = [(r, c) for r in range(7) for c in range(7) if grid[r][c] != "#" and (r + 1, c + 1) not in fixed]
-    letters = [grid[r][c] for r, c in cells]
-    random.Random(3).shuffle(letters)
-    rows = [list(row) for row in grid]
-    for (r, c), ch in zip(cells, letters, strict=True):
-        rows[r][c] = ch
-    return ["".join(row) for row in rows]
-
 
 def _cases() -> dict[tuple[str, str, str], dict[str, Any]]:
-    """A hard instance for every (kind, engine, task) of the registry."""
-    lb = {"kind": "letter_boxed", "sides": BIG_BOX, "max_words": 6}
-    grid7 = {"kind": "word_grid", "shape": "gridle-7x7", "seed": 1}
-    board = {"kind": "prefix_suffix_board", "dictionary": "common-10k", "seed": 1}
+    """A hard instance for every (kind, engine, task) of the registry: each kind's ``HARD`` (its
+    ``cases.py``); a case that needs computing is a function of ``cpwords.solve``."""
     cases: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for mode in ("shortest", "common", "both"):
-        cases["ladder", "native", mode] = {"kind": "ladder", "start": "chaos", "target": "order", "mode": mode,
-                                           "dictionary": "scowl-80", "all_shortest": True, "limit": 1_000_000}
-    for engine in ("native", "cpsat", "sat"):
-        cases["letter_boxed", engine, "min_words"] = {**lb, "engine": engine, "dictionary": "scowl-80"}
-        cases["letter_boxed", engine, "enumerate"] = {"kind": "letter_boxed", "sides": ["paf", "uot", "mie", "xlr"],
-                                                      "engine": engine, "task": "enumerate", "limit": None}
-        cases["letter_boxed", engine, "count"] = {**lb, "engine": engine, "task": "count", "max_words": 5}
-    cases["letter_boxed", "native", "generate"] = {"kind": "letter_boxed", "task": "generate", "par": 4,
-                                                   "attempts": 100_000, "seed": 1}
-    for engine in ("native", "cpsat", "sat"):
-        cases["word_grid", engine, "generate"] = {**grid7, "engine": engine, "count": 10_000}
-        cases["word_grid", engine, "fill"] = {**grid7, "engine": engine, "task": "fill", "count": 10_000,
-                                              "given": ["s??????", "?#?#?#?", "???????", "?#?#?#?", "???????",
-                                                        "?#?#?#?", "??????s"]}
-        cases["word_grid", engine, "count"] = {**grid7, "engine": engine, "task": "count"}
-        cases["word_grid", engine, "enumerate"] = {**grid7, "engine": engine, "task": "enumerate", "limit": None}
-    for engine in ("cpsat", "sat"):
-        cases["word_grid", engine, "puzzle"] = {**grid7, "engine": engine, "task": "puzzle", "count": 100}
-    cases["ladder", "native", "generate"] = {"kind": "ladder", "mode": "generate", "count": 1000, "par": 8,
-                                             "length": 5, "dictionary": "scowl-80", "seed": 1}
-    cases["word_grid", "cpsat", "unscramble"] = {"kind": "word_grid", "shape": "gridle-7x7", "task": "unscramble",
-                                                 "scrambled": _scrambled_7x7()}
-    for engine in ("native", "cpsat", "sat"):
-        # the native engine counts common-10k in about a second; common-40k takes it over a minute
-        counted = {**board, "dictionary": "common-40k"} if engine == "native" else board
-        cases["prefix_suffix_board", engine, "count_boards"] = {**counted, "engine": engine, "task": "count_boards"}
-        cases["prefix_suffix_board", engine, "count_suffix_sets"] = {**counted, "engine": engine,
-                                                                     "task": "count_suffix_sets"}
-        cases["prefix_suffix_board", engine, "enumerate"] = {**board, "engine": engine, "task": "enumerate",
-                                                             "limit": None}
-        cases["prefix_suffix_board", engine, "generate"] = {**board, "engine": engine, "count": 10_000}
-        cases["prefix_suffix_board", engine, "solve"] = {
-            **board, "engine": engine, "task": "solve", "limit": None, "dictionary": "common-20k",
-            "suffixes": {"s_n": "al", "s_e": "ed", "s_s": "ing", "s_w": "er"}}
-    ruzzle = {"kind": "ruzzle", "grid": ["serst", "alpet", "inrat", "edsol", "mocer"], "dictionary": "scowl-80"}
-    for engine in ("trie", "active"):
-        cases["ruzzle", engine, "words"] = {**ruzzle, "engine": engine}
-    cases["ruzzle", "enumerate", "words"] = {**ruzzle, "grid": ["sers", "alpe", "inra", "edso"], "engine": "enumerate"}
-    cases["ruzzle", "enumerate", "count_paths"] = {**ruzzle, "task": "count_paths", "grid": ["abcd"] * 4}
-    cases["ruzzle", "trie", "best_board"] = {**ruzzle, "task": "best_board", "iterations": 10_000_000, "seed": 1}
-    # Spelling Bee: the richest hive of the biggest dictionary (2,079 words) is as hard as ``words``
-    # gets; the native scan of every scowl-95 hive takes about 2 s; CP-SAT needs over 10 s to prove
-    # the best scowl-50 hive.
-    bee = {"kind": "spelling_bee", "letters": "aeinrst", "center": "e", "dictionary": "scowl-95"}
-    for engine in ("native", "cpsat"):
-        cases["spelling_bee", engine, "words"] = {**bee, "engine": engine}
-    cases["spelling_bee", "native", "generate"] = {"kind": "spelling_bee", "dictionary": "scowl-95", "engine": "native",
-                                                   "task": "generate", "avoid": "", "maximize": "points", "puzzles": 1}
-    cases["spelling_bee", "cpsat", "generate"] = {"kind": "spelling_bee", "dictionary": "scowl-50", "engine": "cpsat",
-                                                  "task": "generate", "maximize": "points", "puzzles": 3}
+    for kind in puzzles.kinds().values():
+        for (engine, task), spec in kind.test_cases().HARD.items():
+            cases[kind.name, engine, task] = spec(cpwords.solve) if callable(spec) else spec
     return cases
 
 
@@ -139,7 +74,7 @@ def _warm(case: tuple[str, str, str]) -> None:
 
 def test_every_kind_engine_and_task_has_a_hard_instance() -> None:
     wanted = {(k.name, e, t) for k in puzzles.kinds().values() for e, tasks in k.capabilities.items() for t in tasks}
-    assert wanted - set(CASES) == set(), "add a hard instance for these to the time-limit sweep"
+    assert wanted - set(CASES) == set(), "add a hard instance for these to HARD in the kind's cases.py"
 
 
 @pytest.mark.parametrize("case", _cases_marked(set()))
@@ -163,9 +98,9 @@ def test_time_limit_ends_the_run_with_the_best_so_far(case: tuple[str, str, str]
 
 # ---------------------------------------------------------------- the whole command, as a user runs it
 
-#: (kind, engine, task) run from an empty cache too: each kind's first use of its dictionary.
-COLD = [("ladder", "native", "shortest"), ("letter_boxed", "native", "enumerate"), ("word_grid", "cpsat", "fill"),
-        ("prefix_suffix_board", "native", "solve"), ("ruzzle", "trie", "best_board"), ("spelling_bee", "native", "words")]
+#: (kind, engine, task) run from an empty cache too: each kind's first use of its dictionary (its
+#: ``COLD_START``).
+COLD = [(kind.name, *kind.test_cases().COLD_START) for kind in puzzles.kinds().values()]
 
 
 def _command(case: tuple[str, str, str], folder: Path, *, json_mode: bool,
@@ -240,16 +175,9 @@ def test_a_200x200_ruzzle_board_ends_within_the_limit(engine: str) -> None:
 # ---------------------------------------------------------------- a big user word list, first use
 
 #: Issue 24, item 6: a user's list of hundreds of thousands of words, never seen before (an empty
-#: cache), at a 1 s limit. Loading it and each kind's one-time build count against the limit.
+#: cache), at a 1 s limit (each kind's ``BIG_LIST`` command line, by command). Loading it and each kind's one-time build count against the limit.
 BIG_LIST_WORDS = 600_000
-BIG_LIST_COMMANDS = {
-    "ladder": ["ladder", "cold", "warm"],
-    "ruzzle": ["ruzzle", "serst", "alpet", "inrat", "edsol", "mocer"],
-    "letter-boxed": ["letter-boxed", "lme", "iuf", "wcb", "oas"],
-    "spelling-bee": ["spelling-bee", "aeinrst", "--center", "e"],
-    "grid": ["grid", "--shape", "gridle-5x5"],
-    "board": ["board", "--generate", "1", "--seed", "1"],
-}
+BIG_LIST_COMMANDS = {kind.command: kind.test_cases().BIG_LIST for kind in puzzles.kinds().values()}
 
 
 @pytest.fixture(scope="module")

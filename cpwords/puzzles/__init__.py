@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -64,6 +65,25 @@ KIND_PACKAGES: tuple[str, ...] = (
     "ruzzle",
     "spelling_bee",
 )
+
+
+#: Kind packages added to the registry for one process and its children: full module names,
+#: separated by commas. The test suite sets it to ``cpwords.puzzles._template`` (tests/conftest.py),
+#: so that the fill-in template every new kind starts from is solved, checked and swept as a
+#: seventh kind, and so cannot go stale, while cpwords' users never see it. It is an environment
+#: variable, not a call, because the sweeps also run ``python -m cpwords`` in child processes.
+EXTRA_KINDS = "CPWORDS_EXTRA_KINDS"
+
+
+def kind_packages() -> tuple[str, ...]:
+    """The full module names of every registered kind: :data:`KIND_PACKAGES`, then those of
+    :data:`EXTRA_KINDS` (none unless it is set).
+
+    >>> kind_packages()[:2]
+    ('cpwords.puzzles.ladder', 'cpwords.puzzles.letter_boxed')
+    """
+    extra = [name.strip() for name in os.environ.get(EXTRA_KINDS, "").split(",") if name.strip()]
+    return tuple(f"{__name__}.{p}" for p in KIND_PACKAGES) + tuple(extra)
 
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
@@ -113,6 +133,8 @@ class PuzzleKind:
         ``cpwords.solve_many``, ``fn(specs, budget, *, scores_only) -> [Result | None]`` (None for
         each spec it leaves to ``cpwords.solve``); its results equal ``cpwords.solve``'s.
     draws: whether the renderer can draw SVG pictures.
+    cases: the module of the kind's test cases (``cases.py``: plain data the shared sweeps of
+        ``tests/`` read through :meth:`test_cases`, so that a new kind touches no shared test file).
     """
 
     name: str
@@ -134,6 +156,7 @@ class PuzzleKind:
     checker_all: str | None = None
     batch: str | None = None
     draws: bool = True
+    cases: str = "cases"
 
     # -- the capability table
 
@@ -244,6 +267,10 @@ class PuzzleKind:
             found.stats.setdefault("search_s", round(time.perf_counter() - t1, 6))
         return hooks.result(spec, prepared.problem, found, stats, budget)  # type: ignore[no-any-return]
 
+    def test_cases(self) -> ModuleType:
+        """The kind's test cases module (``cases.py``; only the tests load it)."""
+        return self.load(self.cases)  # type: ignore[no-any-return]
+
     def render_module(self) -> ModuleType:
         """The kind's renderer module."""
         return self.load(self.renderer)  # type: ignore[no-any-return]
@@ -291,8 +318,8 @@ class CommandTools:
 def kinds() -> dict[str, PuzzleKind]:
     """Every registered kind by name, in registry order."""
     out = {}
-    for package in KIND_PACKAGES:
-        kind: PuzzleKind = importlib.import_module(f"{__name__}.{package}").KIND
+    for package in kind_packages():
+        kind: PuzzleKind = importlib.import_module(package).KIND
         out[kind.name] = kind
     return out
 
