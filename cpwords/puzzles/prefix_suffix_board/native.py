@@ -11,8 +11,8 @@ by its orbit size (the filling count is the same across an orbit). Every board u
 word once, so no symmetry other than the identity can fix a board: every orbit of boards has
 exactly |G| members and the count modulo symmetry is the raw count divided by |G|.
 
-Work is split over the tokens of the first suffix slot, over the execution layer's local workers
-(``workers``).
+The count runs in one process, part by part (one part per token of the first suffix slot); the
+shards of a parallel count (:mod:`.shards`) are groups of the same parts.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import HeldList
-from cpwords.engines.parallel import parallel_map
 from cpwords.geometry import canonical_form, orbit_size
 from cpwords.puzzles.prefix_suffix_board.bitsets import has_distinct_choice_bits, members, to_bits, union_of
 from cpwords.puzzles.prefix_suffix_board.counting import count_fillings
@@ -49,8 +48,8 @@ class Tally:
 
 
 class BoardSearch:
-    """Propagation search over one problem (picklable, so worker processes can run parts of it;
-    the budget's deadline travels with it)."""
+    """Propagation search over one problem, reporting to ``budget`` (which a caller may swap
+    between parts: each shard of a cluster count sets its own, see :mod:`.shards`)."""
 
     def __init__(self, problem: Problem, *, budget: Budget | None = None) -> None:
         self.problem = problem
@@ -315,63 +314,31 @@ def has_distinct_choice(candidates: list[frozenset[int]]) -> bool:
     return has_distinct_choice_bits([to_bits(c) for c in candidates])
 
 
-_WORKER: BoardSearch | None = None
+def count(search: BoardSearch, task: str) -> Tally:
+    """Count over every part (one per token of the first suffix slot), in this process, reporting
+    progress to the search's budget.
 
-
-def _share_search(search: BoardSearch) -> None:
-    """A worker's initializer: the search its parts run on."""
-    global _WORKER
-    _WORKER = search
-
-
-def _run_parts(args: tuple[list[tuple[int, ...]], str]) -> tuple[Tally, int]:
-    """Count a chunk of parts in a worker: their merged tally and how many parts it held."""
-    assert _WORKER is not None
-    parts, task = args
-    total = Tally()
-    for part in parts:
-        _add(total, _WORKER.count_part(part, task))
-    return total, len(parts)
-
-
-def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
-    """Count over every part (one per token of the first suffix slot; of the first two with
-    several workers, since the lex-leader puts the smallest ids first and one slot alone splits
-    unevenly), on ``workers`` local workers of the execution layer, reporting progress to the
-    search's budget.
-
-    The workers see the deadline themselves (it travels with the search) and return what they
-    counted of a part cut short; the layer waits for them a moment past the deadline, then ends
-    them: one placement's fillings are counted in one call that cannot stop halfway. A stop
-    request (Ctrl-C) ends them at once. Either way the tally holds the parts and placements
-    finished so far (a lower bound) and is marked incomplete.
+    A time limit or a stop request (Ctrl-C) ends the count between placements: the tally then
+    holds the parts and placements finished so far (a lower bound) and is marked incomplete.
+    Parallel counts are the cluster runner's, in shards (:mod:`.shards`).
     """
     budget = search.budget
     parts: list[tuple[int, ...]] = [()]
     total = Tally()
     if search.suffix_nodes:
-        # only heads that survive the search's cuts: most (a, b) pairs are cut at once
+        # only heads that survive the search's cuts
         try:
-            parts = search.heads(2 if workers > 1 and len(search.suffix_nodes) > 1 else 1)
+            parts = search.heads(1)
         except SearchTimeout:
             total.complete = False
             return total
     with budget.progress(f"counting boards ({task})", total=len(parts)) as advance:
-        if workers <= 1 or len(parts) < 2:
-            for part in parts:
-                _add(total, search.count_part(part, task))
-                advance(1)
-                if budget.expired() and part is not parts[-1]:
-                    total.complete = False
-                    break
-            return total
-        chunks = [parts[i:i + 8] for i in range(0, len(parts), 8)]
-        mapped = parallel_map(_run_parts, [(c, task) for c in chunks], budget, workers=workers,
-                              initializer=_share_search, initargs=(search,))
-        for _, (tally, n) in mapped:
-            _add(total, tally)
-            advance(n)
-        total.complete = total.complete and mapped.run.complete
+        for part in parts:
+            _add(total, search.count_part(part, task))
+            advance(1)
+            if budget.expired() and part is not parts[-1]:
+                total.complete = False
+                break
     return total
 
 

@@ -12,13 +12,8 @@ from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found, HeldList
-from cpwords.engines.workers import worker_count
 from cpwords.puzzles.prefix_suffix_board import native
 from cpwords.puzzles.prefix_suffix_board.problem import Problem
-
-
-def _workers(spec: Any) -> int:
-    return worker_count(spec.workers)[0]
 
 
 def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
@@ -27,13 +22,12 @@ def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
     |stabiliser| to the count modulo symmetry (:meth:`Problem.placement_count`). Every orbit of
     boards has |G| members (no board is its own image), which the two totals must confirm."""
     search = native.BoardSearch(problem, budget=budget)
-    workers = _workers(spec)
-    tally = native.count(search, "count_boards", workers)
+    tally = native.count(search, "count_boards")
     group_size = len(problem.layout.group)
     if tally.raw != group_size * tally.orbits:
         raise AssertionError("raw count is not |G| x the count modulo symmetry")  # a bug if ever
     found = Found(count=tally.orbits, stats={
-        "raw_count": tally.raw, "suffix_sets": tally.suffix_sets, "workers": workers,
+        "raw_count": tally.raw, "suffix_sets": tally.suffix_sets,
         "placements_searched": tally.placements, "method": "suffix placements x counted fillings"})
     return found if tally.complete else found.stop(budget.reason)
 
@@ -41,10 +35,8 @@ def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
 def count_suffix_sets(problem: Problem, spec: Any, budget: Budget) -> Found:
     """Suffix placements modulo symmetry that admit at least one board."""
     search = native.BoardSearch(problem, budget=budget)
-    workers = _workers(spec)
-    tally = native.count(search, "count_suffix_sets", workers)
-    found = Found(count=tally.suffix_sets, stats={"raw_count": tally.raw, "workers": workers,
-                                                  "placements_searched": tally.placements})
+    tally = native.count(search, "count_suffix_sets")
+    found = Found(count=tally.suffix_sets, stats={"raw_count": tally.raw, "placements_searched": tally.placements})
     return found if tally.complete else found.stop(budget.reason)
 
 

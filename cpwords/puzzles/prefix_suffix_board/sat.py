@@ -40,7 +40,6 @@ from cpwords.engines import sat as engine
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
 from cpwords.engines.sat import OrderedInt
-from cpwords.engines.workers import worker_count
 from cpwords.geometry import Symmetry, orbit_size
 from cpwords.puzzles.prefix_suffix_board.problem import PlacementCount, Problem
 from cpwords.results import Status
@@ -304,10 +303,9 @@ def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
                                   "clauses": en.stats["clauses"]})
     if not en.complete:
         return found.stop(en.stopped)
-    workers = worker_count(spec.workers)[0]
     if counting.available():
         found.stats["method"] = "SAT-enumerated suffix placements x projected model counts (Ganak)"
-        totals = _count_with_ganak(problem, vectors, budget, workers, found)
+        totals = _count_with_ganak(problem, vectors, budget, found)
     else:
         found.stats["method"] = ("SAT-enumerated suffix placements x SAT-enumerated fillings (no pyganak: the `count` extra "
                                   "adds Ganak's model counts)")
@@ -316,11 +314,13 @@ def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
     return found
 
 
-def _count_with_ganak(problem: Problem, vectors: list[tuple[int, ...]], budget: Budget, workers: int,
+def _count_with_ganak(problem: Problem, vectors: list[tuple[int, ...]], budget: Budget,
                       found: Found) -> tuple[int, int]:
+    """Each placement's fillings counted by Ganak in a pool of ``budget.workers`` killable workers
+    (Ganak cannot be interrupted: a time limit or Ctrl-C kills the pool); returns (orbits, raw)."""
     jobs = [(v, False) for v in vectors] + [(v, True) for v in vectors if len(problem.stabiliser(v)) > 1]
     pool: counting.CountingPool[tuple[tuple[int, ...], bool]] = counting.CountingPool(
-        FillingsCnf(problem), budget, workers=workers)
+        FillingsCnf(problem), budget, workers=budget.workers)
     fillings: dict[tuple[int, ...], int] = {}
     modulo: dict[tuple[int, ...], int] = {}
     with budget.progress("counting fillings (Ganak)", total=len(jobs)) as advance:
