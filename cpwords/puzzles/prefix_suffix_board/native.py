@@ -12,20 +12,19 @@ word once, so no symmetry other than the identity can fix a board: every orbit o
 exactly |G| members and the count modulo symmetry is the raw count divided by |G|.
 
 The count runs in one process, part by part (one part per token of the first suffix slot); the
-shards of a parallel count (:mod:`.shards`) are groups of the same parts.
+shards of a parallel count (:mod:`.shards`) are groups of the same parts. Listing boards (all
+modulo symmetry, or random ones) is :mod:`.native_tasks`'s.
 """
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
-from cpwords.engines.found import HeldList
-from cpwords.geometry import canonical_form, orbit_size
+from cpwords.geometry import orbit_size
 from cpwords.puzzles.prefix_suffix_board.bitsets import has_distinct_choice_bits, members, to_bits, union_of
 from cpwords.puzzles.prefix_suffix_board.counting import count_fillings
 from cpwords.puzzles.prefix_suffix_board.problem import PlacementCount, Problem
@@ -128,14 +127,24 @@ class BoardSearch:
 
         With ``depth``, yields the partial placements at that depth instead: the tokens of the
         first ``depth`` slots of ``order``, in that order.
+
+        Raises
+        ------
+        SearchTimeout
+            When the budget ends during the search (from the iteration).
         """
         total = len(self.suffix_nodes)
         n = total if depth is None else min(depth, total)
+        return self._placements_to(n, head, rng, canonical_only and bool(self._sources))
+
+    def _placements_to(self, n: int, head: tuple[int, ...], rng: random.Random | None,
+                       check_lex: bool) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+        """The search of :meth:`placement_bits` down to ``n`` suffix slots of ``order``."""
+        total = len(self.suffix_nodes)
         values: list[int | None] = [None] * total
         candidates = list(self._prefix_domain_bits)
         distinct = self.problem.distinct_tokens
-        check_lex = canonical_only and bool(self._sources)
-        pairs, partners = self._pbits, self._sbits
+        pairs = self._pbits
         tick = self.budget.ticker(256)
 
         def step(depth: int) -> Iterator[tuple[tuple[int, ...], list[int]]]:
@@ -149,16 +158,7 @@ class BoardSearch:
             tick()
             k = self.order[depth]
             around = self.prefixes_of_suffix[k]
-            allowed = -1  # every token
-            for i in around:
-                if candidates[i].bit_count() <= UNION_LIMIT:
-                    allowed &= union_of(candidates[i], partners)
-            domain = self.suffix_domain[k]
-            if depth < len(head):
-                domain = [head[depth]] if head[depth] in domain else []
-            elif rng is not None:
-                domain = list(domain)
-                rng.shuffle(domain)
+            allowed, domain = self._tokens_to_try(k, depth, head, rng, candidates)
             for s in domain:
                 if not allowed >> s & 1:
                     continue
@@ -185,6 +185,23 @@ class BoardSearch:
                     candidates[i] = cand
 
         yield from step(0)
+
+    def _tokens_to_try(self, k: int, depth: int, head: tuple[int, ...], rng: random.Random | None,
+                       candidates: list[int]) -> tuple[int, list[int]]:
+        """The tokens suffix slot ``k`` tries at ``depth``: a bit set of those that pair with a
+        candidate of every small prefix slot next to it (-1: all), and its domain in the order to
+        try (the head's token only, within the head; shuffled with ``rng``)."""
+        allowed = -1  # every token
+        for i in self.prefixes_of_suffix[k]:
+            if candidates[i].bit_count() <= UNION_LIMIT:
+                allowed &= union_of(candidates[i], self._sbits)
+        domain = self.suffix_domain[k]
+        if depth < len(head):
+            domain = [head[depth]] if head[depth] in domain else []
+        elif rng is not None:
+            domain = list(domain)
+            rng.shuffle(domain)
+        return allowed, domain
 
     def _may_lead(self, values: list[int | None]) -> bool:
         """False when a partial placement already compares greater than one of its images."""
@@ -348,64 +365,3 @@ def _add(total: Tally, part: Tally) -> None:
     total.suffix_sets += part.suffix_sets
     total.placements += part.placements
     total.complete = total.complete and part.complete
-
-
-#: Processor seconds to write out one board of a listing after the search, about: made into its
-#: Solution and written as text (seven lines) or JSON (measured: 159,033 boards of common-20k
-#: written in 5.1 s as text, 4.1 s as JSON). A listing holds this much of its budget a board found
-#: (:class:`~cpwords.engines.found.HeldList`), so that every board found is written within its limit.
-WRITE_S = 3.5e-5
-
-
-def enumerate_boards(search: BoardSearch, limit: int | None) -> tuple[list[list[int]], bool]:
-    """Boards modulo symmetry (each as its canonical form), up to ``limit``; and whether all were seen."""
-    group = search.problem.symmetry_group()
-    seen: set[tuple[int, ...]] = set()
-    out: list[list[int]] = HeldList(search.budget, WRITE_S)
-    try:
-        for vector, candidates in search.placements():
-            for prefixes in search.fillings(vector, candidates):
-                form = canonical_form(search.board(vector, prefixes), group)
-                if form not in seen:
-                    if limit is not None and len(out) >= limit:
-                        return out, False
-                    seen.add(form)
-                    out.append(list(form))
-    except SearchTimeout:
-        return out, False
-    return out, True
-
-
-def random_boards(search: BoardSearch, count: int, rng: random.Random,
-                  rate: Callable[[list[int], tuple[int, ...]], Any] | None = None) -> tuple[list[Any], bool]:
-    """Up to ``count`` boards, different modulo symmetry, each from a fresh randomised search.
-
-    ``rate(board, vector)``, when given, makes each board's answer before the next is searched
-    (within the budget: rating a board costs about as much as finding it, and work left for
-    after the deadline would stretch the command past its limit).
-    Returns the answers and whether the search space was proved to hold no (further) board.
-    """
-    group = search.problem.symmetry_group()
-    seen: set[tuple[int, ...]] = set()
-    out: list[Any] = []
-    misses = 0
-    try:
-        while len(out) < count and misses < 20 + 2 * count:
-            found = None
-            for vector, candidates in search.placements(rng=rng, canonical_only=False):
-                prefixes = next(search.fillings(vector, candidates, rng=rng), None)
-                if prefixes is not None:
-                    found = search.board(vector, prefixes)
-                    break
-            if found is None:
-                return out, True
-            form = canonical_form(found, group)
-            if form in seen:
-                misses += 1
-                continue
-            answer = rate(found, vector) if rate is not None else found
-            seen.add(form)
-            out.append(answer)
-    except SearchTimeout:
-        pass
-    return out, False
