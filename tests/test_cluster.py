@@ -71,7 +71,9 @@ def test_board_counts_equal_the_native_count(board_truth: dict[str, Any], task: 
     assert r.stats["cluster"] == ("this process" if workers == 1 else "2 local processes")
 
 
-def test_native_workers_agree_with_the_shards(board_truth: dict[str, Any]) -> None:
+def test_a_solve_with_two_workers_gives_the_one_process_count(board_truth: dict[str, Any]) -> None:
+    """Whichever route the API gives the spec (the kind counts in one process; shards on the
+    runner's workers), the count is the same."""
     assert cpwords.solve(BOARD, workers=2).count == board_truth["count_boards"].count
 
 

@@ -227,18 +227,38 @@ def test_cpsat_lists_fillings_and_boards_of_a_big_dictionary() -> None:
         sorted(tuple(s.tokens.items()) for s in boards["native"].solutions)
 
 
+def test_a_native_count_runs_in_one_process_whatever_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kind's own count is one process: a run's workers (``budget.workers``, the spec's
+    ``workers``) start no worker of the execution layer here (several workers are the cluster
+    runner's, in shards: tests/test_cluster.py), and the kind reports no ``workers`` of its own."""
+    from cpwords import puzzles
+    from cpwords.engines.budget import Budget
+    from cpwords.engines.parallel import parallel_map
+
+    def no_workers(self: object) -> None:
+        raise AssertionError("the kind started workers")
+
+    monkeypatch.setattr(parallel_map, "_in_workers", no_workers)
+    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": common_v1(5000), "task": "count_boards",
+                                "workers": 2})  # figures of the version-1 common-5k
+    result = puzzles.get("prefix_suffix_board").solve(spec, Budget(workers=2))
+    assert (result.count, result.count_exact, result.stats["raw_count"]) == (111, True, 888)
+    assert "workers" not in result.stats
+
+
 @pytest.mark.timing  # it bounds seconds: run alone (see pyproject.toml)
 @pytest.mark.sweep  # the README's command keeps the sharded counts' limits (tests/test_execution_layer.py)
 def test_native_count_cut_short_reports_what_it_counted() -> None:
-    """A multi-process count stopped by its time limit ends near it, with the boards of the
-    placements it finished as a lower bound (not 0)."""
-    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": "common-40k", "task": "count_boards",
-                                "workers": 2})
+    """A count stopped by its time limit ends near it, with the boards of the placements it
+    finished as a lower bound (not 0). The kind counts in this process; a sharded count's limit
+    is tests/test_cluster.py's."""
+    spec = SPEC.model_validate({"kind": "prefix_suffix_board", "dictionary": "common-40k", "task": "count_boards"})
     warm_cache(spec)  # the dictionary and its tokens loaded, not charged below
     with Stopwatch() as watch:
         result = api.solve(spec, time_limit=3.0)  # long enough for some placements on a busy machine
-    # the clock bounds the limit; the check, stopping the two workers and combining are work
-    watch.assert_within(3.0, 2.0, "a count on two workers, 3 s")
+    # the clock bounds the limit; the placement counted when it came (one call that cannot stop
+    # halfway), the check and the result are work
+    watch.assert_within(3.0, 2.0, "a count in one process, 3 s")
     assert result.count_exact is False and result.stats["raw_count"] == 8 * (result.count or 0)
     # the boards of every placement finished are counted (a busy machine may finish none in 3 s)
     if result.stats["placements_searched"]:

@@ -19,6 +19,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import alive, descendants
@@ -87,8 +88,9 @@ def _marked(case: str, sig: signal.Signals, group: bool) -> object:
     _marked("board-workers", signal.SIGTERM, False),
     _marked("native-grid", signal.SIGTERM, False),
 ])
-def test_signal_stops_the_run(case: str, sig: signal.Signals, group: bool) -> None:
-    code, watch, err, left = interrupt(CASES[case], sig, group=group,
+def test_signal_stops_the_run(case: str, sig: signal.Signals, group: bool, tmp_path: Path) -> None:
+    argv = [str(tmp_path / "run.sqlite") if a == "CKPT" else a for a in CASES[case]]
+    code, watch, err, left = interrupt(argv, sig, group=group,
                                        children=2 if case in ("board-workers", "native-grid") else 0)
     assert code == 130, err
     watch.assert_within(BACKSTOP_S, TEARDOWN_CPU_S, f"{case} after {sig.name}")

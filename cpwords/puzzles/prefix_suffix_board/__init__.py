@@ -1,8 +1,9 @@
 """Prefix/suffix boards: every edge joins a prefix slot and a suffix slot into a dictionary word.
 
 The kind's descriptor. Engines: ``native`` (``native_tasks.py`` over the propagation search and
-exact counting of ``native.py`` and ``counting.py``), ``cpsat`` and ``sat`` (models with
-lex-leader symmetry breaking).
+exact counting of ``native.py`` and ``counting.py``), ``cpsat`` and ``sat`` (their models, with
+lex-leader symmetry breaking, in ``cpsat_models.py`` and ``sat_models.py``). ``shards.py`` splits
+the native counts for the cluster runner.
 """
 
 from cpwords.puzzles import PuzzleKind

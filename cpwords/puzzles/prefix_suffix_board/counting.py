@@ -61,7 +61,15 @@ def count_fillings(
             if distinct or set(slot_suffixes[i]) & set(slot_suffixes[j]):
                 conflict[i] |= 1 << j
                 conflict[j] |= 1 << i
-    clashes = word_clashes(candidates, slot_suffixes, multi_cut)
+    return _count_around_clashes(candidates, conflict, word_clashes(candidates, slot_suffixes, multi_cut))
+
+
+def _count_around_clashes(candidates: Sequence[frozenset[int]], conflict: list[int],
+                          clashes: dict[tuple[int, int], set[tuple[int, int]]]) -> int:
+    """The fillings of :func:`count_fillings`: each slot either takes one of its clashing
+    (slot, prefix) pairs (branched on, keeping the pairs chosen compatible) or a token that
+    clashes with nothing, the latter counted together by :func:`count_colourings`."""
+    m = len(candidates)
     risky = [sorted(a for (s, a) in clashes if s == i) for i in range(m)]
     risky_sets = [frozenset(r) for r in risky]
     total = 0

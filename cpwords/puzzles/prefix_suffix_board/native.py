@@ -11,22 +11,20 @@ by its orbit size (the filling count is the same across an orbit). Every board u
 word once, so no symmetry other than the identity can fix a board: every orbit of boards has
 exactly |G| members and the count modulo symmetry is the raw count divided by |G|.
 
-Work is split over the tokens of the first suffix slot, over the execution layer's local workers
-(``workers``).
+The count runs in one process, part by part (one part per token of the first suffix slot); the
+shards of a parallel count (:mod:`.shards`) are groups of the same parts. Listing boards (all
+modulo symmetry, or random ones) is :mod:`.native_tasks`'s.
 """
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
-from cpwords.engines.found import HeldList
-from cpwords.engines.parallel import parallel_map
-from cpwords.geometry import canonical_form, orbit_size
+from cpwords.geometry import orbit_size
 from cpwords.puzzles.prefix_suffix_board.bitsets import has_distinct_choice_bits, members, to_bits, union_of
 from cpwords.puzzles.prefix_suffix_board.counting import count_fillings
 from cpwords.puzzles.prefix_suffix_board.problem import PlacementCount, Problem
@@ -49,8 +47,8 @@ class Tally:
 
 
 class BoardSearch:
-    """Propagation search over one problem (picklable, so worker processes can run parts of it;
-    the budget's deadline travels with it)."""
+    """Propagation search over one problem, reporting to ``budget`` (which a caller may swap
+    between parts: each shard of a cluster count sets its own, see :mod:`.shards`)."""
 
     def __init__(self, problem: Problem, *, budget: Budget | None = None) -> None:
         self.problem = problem
@@ -129,14 +127,24 @@ class BoardSearch:
 
         With ``depth``, yields the partial placements at that depth instead: the tokens of the
         first ``depth`` slots of ``order``, in that order.
+
+        Raises
+        ------
+        SearchTimeout
+            When the budget ends during the search (from the iteration).
         """
         total = len(self.suffix_nodes)
         n = total if depth is None else min(depth, total)
+        return self._placements_to(n, head, rng, canonical_only and bool(self._sources))
+
+    def _placements_to(self, n: int, head: tuple[int, ...], rng: random.Random | None,
+                       check_lex: bool) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+        """The search of :meth:`placement_bits` down to ``n`` suffix slots of ``order``."""
+        total = len(self.suffix_nodes)
         values: list[int | None] = [None] * total
         candidates = list(self._prefix_domain_bits)
         distinct = self.problem.distinct_tokens
-        check_lex = canonical_only and bool(self._sources)
-        pairs, partners = self._pbits, self._sbits
+        pairs = self._pbits
         tick = self.budget.ticker(256)
 
         def step(depth: int) -> Iterator[tuple[tuple[int, ...], list[int]]]:
@@ -150,16 +158,7 @@ class BoardSearch:
             tick()
             k = self.order[depth]
             around = self.prefixes_of_suffix[k]
-            allowed = -1  # every token
-            for i in around:
-                if candidates[i].bit_count() <= UNION_LIMIT:
-                    allowed &= union_of(candidates[i], partners)
-            domain = self.suffix_domain[k]
-            if depth < len(head):
-                domain = [head[depth]] if head[depth] in domain else []
-            elif rng is not None:
-                domain = list(domain)
-                rng.shuffle(domain)
+            allowed, domain = self._tokens_to_try(k, depth, head, rng, candidates)
             for s in domain:
                 if not allowed >> s & 1:
                     continue
@@ -186,6 +185,23 @@ class BoardSearch:
                     candidates[i] = cand
 
         yield from step(0)
+
+    def _tokens_to_try(self, k: int, depth: int, head: tuple[int, ...], rng: random.Random | None,
+                       candidates: list[int]) -> tuple[int, list[int]]:
+        """The tokens suffix slot ``k`` tries at ``depth``: a bit set of those that pair with a
+        candidate of every small prefix slot next to it (-1: all), and its domain in the order to
+        try (the head's token only, within the head; shuffled with ``rng``)."""
+        allowed = -1  # every token
+        for i in self.prefixes_of_suffix[k]:
+            if candidates[i].bit_count() <= UNION_LIMIT:
+                allowed &= union_of(candidates[i], self._sbits)
+        domain = self.suffix_domain[k]
+        if depth < len(head):
+            domain = [head[depth]] if head[depth] in domain else []
+        elif rng is not None:
+            domain = list(domain)
+            rng.shuffle(domain)
+        return allowed, domain
 
     def _may_lead(self, values: list[int | None]) -> bool:
         """False when a partial placement already compares greater than one of its images."""
@@ -315,63 +331,31 @@ def has_distinct_choice(candidates: list[frozenset[int]]) -> bool:
     return has_distinct_choice_bits([to_bits(c) for c in candidates])
 
 
-_WORKER: BoardSearch | None = None
+def count(search: BoardSearch, task: str) -> Tally:
+    """Count over every part (one per token of the first suffix slot), in this process, reporting
+    progress to the search's budget.
 
-
-def _share_search(search: BoardSearch) -> None:
-    """A worker's initializer: the search its parts run on."""
-    global _WORKER
-    _WORKER = search
-
-
-def _run_parts(args: tuple[list[tuple[int, ...]], str]) -> tuple[Tally, int]:
-    """Count a chunk of parts in a worker: their merged tally and how many parts it held."""
-    assert _WORKER is not None
-    parts, task = args
-    total = Tally()
-    for part in parts:
-        _add(total, _WORKER.count_part(part, task))
-    return total, len(parts)
-
-
-def count(search: BoardSearch, task: str, workers: int = 1) -> Tally:
-    """Count over every part (one per token of the first suffix slot; of the first two with
-    several workers, since the lex-leader puts the smallest ids first and one slot alone splits
-    unevenly), on ``workers`` local workers of the execution layer, reporting progress to the
-    search's budget.
-
-    The workers see the deadline themselves (it travels with the search) and return what they
-    counted of a part cut short; the layer waits for them a moment past the deadline, then ends
-    them: one placement's fillings are counted in one call that cannot stop halfway. A stop
-    request (Ctrl-C) ends them at once. Either way the tally holds the parts and placements
-    finished so far (a lower bound) and is marked incomplete.
+    A time limit or a stop request (Ctrl-C) ends the count between placements: the tally then
+    holds the parts and placements finished so far (a lower bound) and is marked incomplete.
+    Parallel counts are the cluster runner's, in shards (:mod:`.shards`).
     """
     budget = search.budget
     parts: list[tuple[int, ...]] = [()]
     total = Tally()
     if search.suffix_nodes:
-        # only heads that survive the search's cuts: most (a, b) pairs are cut at once
+        # only heads that survive the search's cuts
         try:
-            parts = search.heads(2 if workers > 1 and len(search.suffix_nodes) > 1 else 1)
+            parts = search.heads(1)
         except SearchTimeout:
             total.complete = False
             return total
     with budget.progress(f"counting boards ({task})", total=len(parts)) as advance:
-        if workers <= 1 or len(parts) < 2:
-            for part in parts:
-                _add(total, search.count_part(part, task))
-                advance(1)
-                if budget.expired() and part is not parts[-1]:
-                    total.complete = False
-                    break
-            return total
-        chunks = [parts[i:i + 8] for i in range(0, len(parts), 8)]
-        mapped = parallel_map(_run_parts, [(c, task) for c in chunks], budget, workers=workers,
-                              initializer=_share_search, initargs=(search,))
-        for _, (tally, n) in mapped:
-            _add(total, tally)
-            advance(n)
-        total.complete = total.complete and mapped.run.complete
+        for part in parts:
+            _add(total, search.count_part(part, task))
+            advance(1)
+            if budget.expired() and part is not parts[-1]:
+                total.complete = False
+                break
     return total
 
 
@@ -381,64 +365,3 @@ def _add(total: Tally, part: Tally) -> None:
     total.suffix_sets += part.suffix_sets
     total.placements += part.placements
     total.complete = total.complete and part.complete
-
-
-#: Processor seconds to write out one board of a listing after the search, about: made into its
-#: Solution and written as text (seven lines) or JSON (measured: 159,033 boards of common-20k
-#: written in 5.1 s as text, 4.1 s as JSON). A listing holds this much of its budget a board found
-#: (:class:`~cpwords.engines.found.HeldList`), so that every board found is written within its limit.
-WRITE_S = 3.5e-5
-
-
-def enumerate_boards(search: BoardSearch, limit: int | None) -> tuple[list[list[int]], bool]:
-    """Boards modulo symmetry (each as its canonical form), up to ``limit``; and whether all were seen."""
-    group = search.problem.symmetry_group()
-    seen: set[tuple[int, ...]] = set()
-    out: list[list[int]] = HeldList(search.budget, WRITE_S)
-    try:
-        for vector, candidates in search.placements():
-            for prefixes in search.fillings(vector, candidates):
-                form = canonical_form(search.board(vector, prefixes), group)
-                if form not in seen:
-                    if limit is not None and len(out) >= limit:
-                        return out, False
-                    seen.add(form)
-                    out.append(list(form))
-    except SearchTimeout:
-        return out, False
-    return out, True
-
-
-def random_boards(search: BoardSearch, count: int, rng: random.Random,
-                  rate: Callable[[list[int], tuple[int, ...]], Any] | None = None) -> tuple[list[Any], bool]:
-    """Up to ``count`` boards, different modulo symmetry, each from a fresh randomised search.
-
-    ``rate(board, vector)``, when given, makes each board's answer before the next is searched
-    (within the budget: rating a board costs about as much as finding it, and work left for
-    after the deadline would stretch the command past its limit).
-    Returns the answers and whether the search space was proved to hold no (further) board.
-    """
-    group = search.problem.symmetry_group()
-    seen: set[tuple[int, ...]] = set()
-    out: list[Any] = []
-    misses = 0
-    try:
-        while len(out) < count and misses < 20 + 2 * count:
-            found = None
-            for vector, candidates in search.placements(rng=rng, canonical_only=False):
-                prefixes = next(search.fillings(vector, candidates, rng=rng), None)
-                if prefixes is not None:
-                    found = search.board(vector, prefixes)
-                    break
-            if found is None:
-                return out, True
-            form = canonical_form(found, group)
-            if form in seen:
-                misses += 1
-                continue
-            answer = rate(found, vector) if rate is not None else found
-            seen.add(form)
-            out.append(answer)
-    except SearchTimeout:
-        pass
-    return out, False
