@@ -202,13 +202,11 @@ def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_
 
 
 def test_a_worker_killed_mid_count_still_gives_the_exact_count(tmp_path: Path) -> None:
-    """SIGKILL one local worker of a sharded board count while it runs: the layer replaces it and
-    runs its shard again; the count is the one-process count (94,402,153 boards of the version-1
-    common-10k). The kind counts in one process: its workers are the cluster runner's (through
-    the checkpoint's route, the one that takes local workers to the runner today)."""
+    """SIGKILL one local worker of a board count while it runs: the layer replaces it and runs its
+    shard again; the count is the one-process count (94,402,153 boards of the version-1
+    common-10k). With two workers the route sends the kind's shards to the runner's local workers."""
     proc = subprocess.Popen([sys.executable, "-m", "cpwords", "board", "--count", "--dict",
-                             common_v1_file(10000, tmp_path), "--workers", "2", "--seed", "1", "--json",
-                             "--checkpoint", str(tmp_path / "run.sqlite")],
+                             common_v1_file(10000, tmp_path), "--workers", "2", "--seed", "1", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         wait_until(lambda: len(descendants(proc.pid)) >= 2 or proc.poll() is not None, "the command's workers")
