@@ -157,3 +157,42 @@ def test_the_template_kind_sits_on_the_kinds_floor() -> None:
     assert {floor_of(m) for m in template} == {floor_of("cpwords.puzzles.spelling_bee")}
     # its checker shares nothing with its solvers
     assert not {m for m in graph["cpwords.puzzles._template.check"] if m.startswith("cpwords.puzzles._template")}
+
+
+#: Rooms a newcomer can read: at most this many modules over :data:`ROOM_LINES` lines, and at most
+#: this many functions (nested ones too) over :data:`FUNCTION_LINES` lines.
+ROOM_LINES, BIG_ROOMS = 400, 5
+FUNCTION_LINES, LONG_FUNCTIONS = 60, 10
+
+
+def _rooms() -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(lines, module) of the modules over ROOM_LINES and (lines, function) of the functions over
+    FUNCTION_LINES, longest first."""
+    big: list[tuple[int, str]] = []
+    long: list[tuple[int, str]] = []
+    for name, path in _modules().items():
+        text = path.read_text(encoding="utf-8")
+        if (lines := len(text.splitlines())) > ROOM_LINES:
+            big.append((lines, name))
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > FUNCTION_LINES:
+                    long.append((length, f"{name}.{node.name}"))
+    return sorted(big, reverse=True), sorted(long, reverse=True)
+
+
+def test_rooms_stay_small() -> None:
+    """A file that grows past ~400 lines is two files (DESIGN.md); a function past 60 lines is a
+    public function that validates and private ones that do the work. A few may stay big."""
+    big, long = _rooms()
+    assert len(big) <= BIG_ROOMS, f"{len(big)} modules over {ROOM_LINES} lines: {big}"
+    assert len(long) <= LONG_FUNCTIONS, f"{len(long)} functions over {FUNCTION_LINES} lines: {long}"
+    cli_lines = len((PACKAGE / "cli.py").read_text(encoding="utf-8").splitlines())
+    assert cli_lines < 400, f"cli.py has {cli_lines} lines: argument parsing and main only"
+
+
+def test_the_rooms_reader_sees_every_module() -> None:
+    """The measure above reads the whole package (a broken reader would pass it)."""
+    modules = _modules()
+    assert len(modules) > 150 and "cpwords.cli" in modules and "cpwords.puzzles.ruzzle.climb" in modules
