@@ -190,7 +190,7 @@ def shape_error(message: str, source: str, loc: Sequence[str | int], **fields: A
     """An error inside a shape file (a board, grid, bonus layout or dice set a spec names): the
     file, the line of ``loc`` in it and the field path within it, not the puzzle's field that
     names the file. A shipped shape's source is not a file here: no line."""
-    from cpwords.specs import _line_of, _Loader
+    from cpwords.specs.documents import _line_of, _Loader
 
     line = None
     try:
@@ -204,7 +204,7 @@ def shape_error(message: str, source: str, loc: Sequence[str | int], **fields: A
 def load_yaml_text(text: str, source: str) -> Any:
     """The data of a user's YAML file (a shape, a grid file), parsed with the puzzle files' guards
     (nesting depth, alias bombs, dates read as text); errors are InputErrors naming ``source``."""
-    from cpwords.specs import MAX_YAML_NODES, _expanded_size, _Loader
+    from cpwords.specs.documents import MAX_YAML_NODES, _expanded_size, _Loader
 
     try:
         node = yaml.compose(text.removeprefix("\ufeff"), Loader=_Loader)
