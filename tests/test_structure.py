@@ -28,7 +28,7 @@ FLOORS: list[tuple[int, str]] = [
     (5, r"cpwords\.puzzles(\..*)?"),
     (4, r"cpwords\.engines(\..*)?|cpwords\.lexicon(\..*)?|cpwords\.geometry|cpwords\.symmetry|cpwords\.models(\..*)?"),
     (3, r"cpwords\.specs(\..*)?"),
-    (2, r"cpwords\.results|cpwords\.files|cpwords\.writer|cpwords\.display|cpwords\.alphabet"),
+    (2, r"cpwords\.results|cpwords\.files|cpwords\.writer(\..*)?|cpwords\.display|cpwords\.alphabet"),
     (1, r"cpwords\.errors|cpwords\.version|cpwords\.wording"),
 ]
 
