@@ -26,9 +26,9 @@ FLOORS: list[tuple[int, str]] = [
     (7, r"cpwords\.api|cpwords\.verify|cpwords\.options|cpwords\.route|cpwords\.checking|cpwords\.running"),
     (6, r"cpwords\.cluster(\..*)?"),
     (5, r"cpwords\.puzzles(\..*)?"),
-    (4, r"cpwords\.engines(\..*)?|cpwords\.lexicon(\..*)?|cpwords\.geometry|cpwords\.models(\..*)?"),
-    (3, r"cpwords\.specs"),
-    (2, r"cpwords\.results|cpwords\.files|cpwords\.writer|cpwords\.display|cpwords\.alphabet"),
+    (4, r"cpwords\.engines(\..*)?|cpwords\.lexicon(\..*)?|cpwords\.geometry|cpwords\.symmetry|cpwords\.models(\..*)?"),
+    (3, r"cpwords\.specs(\..*)?"),
+    (2, r"cpwords\.results|cpwords\.files|cpwords\.writer(\..*)?|cpwords\.display|cpwords\.alphabet"),
     (1, r"cpwords\.errors|cpwords\.version|cpwords\.wording"),
 ]
 

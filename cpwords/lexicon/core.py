@@ -8,11 +8,16 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from functools import cached_property
 from itertools import compress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cpwords.alphabet import ENGLISH, Alphabet
-from cpwords.lexicon import builtin
-from cpwords.lexicon.rareness import FORMULA_VERSION, UNKNOWN_LEVEL, rareness_of
+from cpwords.lexicon.rareness import FORMULA_VERSION, rareness_of
+from cpwords.lexicon.values import (  # noqa: F401  (MAX_WORD_LETTERS: importable from here as before)
+    MAX_WORD_LETTERS,
+    builtin_values,
+    builtin_values_rows,
+    values_of_items,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -23,28 +28,6 @@ _ARRAY_WORDS = 20_000
 #: Lookups of a lexicon that long are answered by scanning its list until the scans have read it
 #: this many times; then its set or dict is built (building it costs about 30 reads).
 _SCAN_PASSES = 4
-
-
-def _plain_words(items: list[Any]) -> np.ndarray | None:
-    """:func:`~cpwords.lexicon.plain.plain_items` of a list long enough for numpy."""
-    if len(items) < _ARRAY_WORDS:
-        return None
-    from cpwords.lexicon.plain import plain_items
-
-    return plain_items(items, MAX_WORD_LETTERS)
-
-
-#: Longest word kept from a user list (the longest English dictionary words have 45 letters).
-MAX_WORD_LETTERS = 64
-
-
-def _no_check() -> None:
-    return None
-
-
-def _shown(entry: str) -> str:
-    """An entry as a short quoted example for a warning line."""
-    return repr(entry if len(entry) <= 20 else entry[:17] + "...")
 
 
 class Lexicon:
@@ -134,86 +117,21 @@ class Lexicon:
     def _from_items(cls, words: Iterable[str], name: str, *, label: str | None = None,
                     alphabet: Alphabet = ENGLISH, check: Callable[[], None] | None = None) -> Lexicon:
         """:meth:`from_words`, calling ``check`` now and then (it raises when a solve's time is up)."""
-        items = words if isinstance(words, list) else list(words)
-        plain = _plain_words(items) if alphabet is ENGLISH else None
-        if plain is not None:  # a big list of plain words (a user's file): no per-word Python work
-            from cpwords.lexicon.plain import valued
-
-            return cls(*valued(plain, check or _no_check), name=name, label=label)
-        seen: dict[str, None] = {}
-        skipped = long = 0
-        examples: list[str] = []
-        for count, raw in enumerate(items):
-            if check is not None and not count & 0xFFFF:
-                check()
-            word = alphabet.fold(str(raw))
-            if len(word) > MAX_WORD_LETTERS:
-                long += 1  # a megabyte "word" would make every index quadratic in its length
-            elif alphabet.is_word(word):
-                seen[word] = None
-                continue
-            else:
-                skipped += 1
-            if len(examples) < 3:
-                examples.append(_shown(str(raw)))
-        lex = cls._with_builtin_values(list(seen), name=name, label=label, alphabet=alphabet)
-        if skipped or long:
-            parts = [f"{n:,} {'entry' if n == 1 else 'entries'} {what}" for n, what in (
-                (skipped, f"that are not words (letters {alphabet.describe()} only)"),
-                (long, f"longer than {MAX_WORD_LETTERS} letters")) if n]
-            lex.warnings = (f"{name}: skipped {' and '.join(parts)}, e.g. {', '.join(examples)}",)
-        return lex
+        values, warnings = values_of_items(words, name, alphabet, check, array_words=_ARRAY_WORDS)
+        return cls(*values, name=name, label=label, warnings=warnings, alphabet=alphabet)
 
     @classmethod
     def _with_builtin_values(cls, words: list[str], *, name: str, label: str | None = None,
                              alphabet: Alphabet = ENGLISH) -> Lexicon:
         """``words`` with their built-in level and zipf, most frequent first (then by level, then
-        alphabetically); numpy for long English lists (a user's list of millions of words)."""
-        if alphabet is not ENGLISH:
-            return cls._with_language_values(words, name=name, label=label, alphabet=alphabet)
-        if len(words) >= _ARRAY_WORDS:
-            import numpy as np
-
-            from cpwords.lexicon.plain import valued
-
-            encoded = "\n".join(words).encode("ascii").split()  # distinct a-z words (from_words, enable2k)
-            rows = np.array(encoded, dtype=f"S{max(map(len, encoded)) + 1}")
-            return cls(*valued(rows), name=name, label=label)
-        return cls._with_builtin_values_rows(words, name=name, label=label)
+        alphabetically); see :func:`~cpwords.lexicon.values.builtin_values`."""
+        return cls(*builtin_values(words, alphabet, array_words=_ARRAY_WORDS), name=name, label=label, alphabet=alphabet)
 
     @classmethod
     def _with_builtin_values_rows(cls, words: list[str], *, name: str, label: str | None = None) -> Lexicon:
         """:meth:`_with_builtin_values` of English words, one word at a time (the reference the
         numpy path of :mod:`cpwords.lexicon.plain` is tested against)."""
-        data = builtin.builtin_data()
-        index = builtin.word_index()
-        american, british = data.codes["american"], data.codes["british"]
-        extra: dict[str, int] | None = None
-        rows = []
-        for w in words:
-            i = index.get(w)
-            if i is not None:
-                code = min(american[i], british[i])
-                rows.append((w, builtin.LEVELS[code - 48], data.zipf_c[i]))
-            else:
-                if extra is None:
-                    extra = builtin.extra_zipf()
-                rows.append((w, UNKNOWN_LEVEL, extra.get(w, 0)))
-        rows.sort(key=lambda r: (-r[2], r[1], r[0]))
-        return cls([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], name=name, label=label)
-
-    @classmethod
-    def _with_language_values(cls, words: list[str], *, name: str, label: str | None,
-                              alphabet: Alphabet) -> Lexicon:
-        known, levels, zipf_c = builtin.language_data(alphabet.code)
-        index = builtin.language_index(alphabet.code)
-        rows = []
-        for w in words:
-            i = index.get(w)
-            rows.append((w, levels[i], zipf_c[i]) if i is not None else (w, UNKNOWN_LEVEL, 0))
-        rows.sort(key=lambda r: (-r[2], r[1], r[0]))
-        return cls([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], name=name, label=label,
-                   alphabet=alphabet)
+        return cls(*builtin_values_rows(words), name=name, label=label)
 
     def filtered(
         self,

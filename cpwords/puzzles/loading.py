@@ -21,11 +21,10 @@ from pydantic.json_schema import DEFAULT_REF_TEMPLATE
 from cpwords import puzzles
 from cpwords.errors import InputError, yaml_input_error
 from cpwords.files import read_text
-from cpwords.specs import (
+from cpwords.specs import BaseSpec, SpecJsonSchema
+from cpwords.specs.documents import (
     MAX_YAML_BYTES,
     MAX_YAML_NODES,
-    BaseSpec,
-    SpecJsonSchema,
     _empty,
     _expanded_size,
     _line_of,

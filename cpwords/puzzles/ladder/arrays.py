@@ -185,24 +185,39 @@ def landmark_arrays(
     if tables is None:
         tables = [array("i", bytes(4 * n)) for _ in range(k)]
     starts = np.asarray(group_starts, dtype=np.int64)
+    big = _big_groups(starts, min_group, groups)
+    if not len(big) or not k:
+        return tables
+    order = np.asarray(group_order, dtype=np.int64)
+    members = np.concatenate([order[starts[g] : starts[g + 1]] for g in big.tolist()])
+    graph = _subgraph(np.asarray(offsets, dtype=np.int64), np.asarray(links, dtype=np.int64),
+                      np.asarray(rareness, dtype=np.int64), members)
+    _fill_tables(tables, k, graph, members, np.diff(starts)[big], check)
+    return tables
+
+
+def _big_groups(starts: np.ndarray, min_group: int, groups: Iterable[int] | None) -> np.ndarray:
+    """The numbers of the groups that get landmarks: those of at least ``min_group`` words
+    (group 0 never), among ``groups`` when given."""
     sizes = np.diff(starts)
     big = np.flatnonzero(sizes >= max(min_group, 1))
     big = big[big >= 1]
     if groups is not None:
         big = np.intersect1d(big, np.fromiter(groups, dtype=np.int64))
-    if not len(big) or not k:
-        return tables
-    order = np.asarray(group_order, dtype=np.int64)
-    members = np.concatenate([order[starts[g] : starts[g + 1]] for g in big.tolist()])
-    seg = np.concatenate(([0], np.cumsum(sizes[big])[:-1]))  # start of each big group in ``members``
-    graph = _subgraph(np.asarray(offsets, dtype=np.int64), np.asarray(links, dtype=np.int64),
-                      np.asarray(rareness, dtype=np.int64), members)
-    # From here on, word ``members[i]`` is vertex i of ``graph``.
+    return big
+
+
+def _fill_tables(tables: list[array], k: int, graph: tuple[np.ndarray, np.ndarray, np.ndarray],
+                 members: np.ndarray, sizes: np.ndarray, check: Callable[[], None] | None) -> None:
+    """Choose ``k`` landmarks a group, round by round, and write each round's distances into
+    ``tables`` at the words ``members`` (vertex i of ``graph`` is word ``members[i]``; the groups
+    follow one another in ``members``, of ``sizes`` words each)."""
+    seg = np.concatenate(([0], np.cumsum(sizes)[:-1]))  # start of each group in ``members``
     local = np.arange(len(members))
 
     def first_greatest(values: np.ndarray) -> np.ndarray:
-        """Per big group, the first member (in frequency order) with the greatest value."""
-        top = np.repeat(np.maximum.reduceat(values, seg), sizes[big])
+        """Per group, the first member (in frequency order) with the greatest value."""
+        top = np.repeat(np.maximum.reduceat(values, seg), sizes)
         return np.minimum.reduceat(np.where(values == top, local, len(local)), seg)
 
     spread = _distances(graph, seg, check)
@@ -214,7 +229,6 @@ def landmark_arrays(
         total += dist
         total[landmark] = -1  # never chosen twice in a row (as the reference does)
         landmark = first_greatest(total)
-    return tables
 
 
 def _subgraph(offsets: np.ndarray, links: np.ndarray, rareness: np.ndarray,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cpwords.engines.budget import Budget
@@ -75,60 +75,90 @@ def generate(problem: GenerateProblem, spec: Any, budget: Budget) -> Found:
 
     Answers are ``(word ids of the least-rare shortest ladder, number of shortest ladders)``.
     """
-    index = problem.index
     rng = random.Random(spec.seed)
     if problem.start is not None:
         pool = [problem.start]
     else:
+        index = problem.index
         pool = [i for i, w in enumerate(index.words) if len(w) == spec.length and index.degree(i) > 0]
     found = Found(stats={"starts_tried": 0, "candidates": len(pool)})
     if not pool:
         found.message = f"the dictionary has no {spec.length}-letter word with a one-letter neighbour"
         return found
-    pairs: set[frozenset[int]] = set()
-
-    def take(start: int, targets: list[int]) -> list[int]:
-        """Make the puzzle of the first target not paired with ``start`` yet; the targets after it."""
-        for k, target in enumerate(targets):
-            if frozenset((start, target)) not in pairs:
-                pairs.add(frozenset((start, target)))
-                found.answers.append(_puzzle(index, start, target, spec.par, rng))
-                return targets[k + 1:]
-        return []
-
+    pairs = _Pairs(problem.index, spec.par, rng, found)
     rng.shuffle(pool)
-    later: list[tuple[int, list[int]]] = []
-    kept = 0
-    for start in pool:  # round one: one target a start
-        if len(found.answers) == spec.count:
-            return found
-        if budget.expired():
-            return found.stop(budget.reason)
-        found.stats["starts_tried"] += 1
-        layers = distances_from(index, start, spec.par)
-        far = sorted(layers[spec.par]) if len(layers) > spec.par else []
-        rng.shuffle(far)
-        rest = take(start, far)
-        if rest and kept < LATER_TARGETS_PER_PUZZLE * spec.count:
-            later.append((start, rest[:spec.count]))
-            kept += min(len(rest), spec.count)
-    while later and len(found.answers) < spec.count:  # the rounds after: the other targets
-        next_round = []
-        for start, targets in later:
-            if len(found.answers) == spec.count:
-                break
-            if budget.expired():
-                return found.stop(budget.reason)
-            rest = take(start, targets)
-            if rest:
-                next_round.append((start, rest))
-        later = next_round
+    later = _first_round(pairs, pool, spec, budget)
+    if later is None or not _later_rounds(pairs, later, spec.count, budget):
+        return found
     if 0 < len(found.answers) < spec.count:
         steps = counted(spec.par, "step")
         found.message = (f"every {spec.length}-letter start word was tried with each of its targets at {steps}: "
                          "there are no more" if problem.start is None else
                          f"every target at {steps} was tried: there are no more")
     return found
+
+
+@dataclass
+class _Pairs:
+    """The puzzles made so far (in ``found``) and their start-target pairs."""
+
+    index: LadderIndex
+    par: int
+    rng: random.Random
+    found: Found
+    made: set[frozenset[int]] = field(default_factory=set)
+
+    def take(self, start: int, targets: list[int]) -> list[int]:
+        """Make the puzzle of the first target not paired with ``start`` yet; the targets after it."""
+        for k, target in enumerate(targets):
+            if frozenset((start, target)) not in self.made:
+                self.made.add(frozenset((start, target)))
+                self.found.answers.append(_puzzle(self.index, start, target, self.par, self.rng))
+                return targets[k + 1:]
+        return []
+
+
+def _first_round(pairs: _Pairs, pool: list[int], spec: Any, budget: Budget) -> list[tuple[int, list[int]]] | None:
+    """Round one: one target a start, starts in ``pool``'s order. Returns the starts with targets
+    kept for the rounds after, or None when the search is over (enough puzzles, or the budget
+    ended)."""
+    found = pairs.found
+    later: list[tuple[int, list[int]]] = []
+    kept = 0
+    for start in pool:
+        if len(found.answers) == spec.count:
+            return None
+        if budget.expired():
+            found.stop(budget.reason)
+            return None
+        found.stats["starts_tried"] += 1
+        layers = distances_from(pairs.index, start, spec.par)
+        far = sorted(layers[spec.par]) if len(layers) > spec.par else []
+        pairs.rng.shuffle(far)
+        rest = pairs.take(start, far)
+        if rest and kept < LATER_TARGETS_PER_PUZZLE * spec.count:
+            later.append((start, rest[:spec.count]))
+            kept += min(len(rest), spec.count)
+    return later
+
+
+def _later_rounds(pairs: _Pairs, later: list[tuple[int, list[int]]], count: int, budget: Budget) -> bool:
+    """The rounds after the first: the other targets kept, one a start a round, until ``count``
+    puzzles; False when the budget ended first."""
+    found = pairs.found
+    while later and len(found.answers) < count:
+        next_round = []
+        for start, targets in later:
+            if len(found.answers) == count:
+                break
+            if budget.expired():
+                found.stop(budget.reason)
+                return False
+            rest = pairs.take(start, targets)
+            if rest:
+                next_round.append((start, rest))
+        later = next_round
+    return True
 
 
 def _puzzle(index: LadderIndex, start: int, target: int, par: int, rng: random.Random) -> tuple[list[int], int]:

@@ -7,19 +7,24 @@
 - :func:`least_rare_shortest_ladders`: among the shortest ladders, those of least total rareness
   (what ``cpwords ladder`` shows as "the shortest ladder").
 
-Both give a :class:`LadderGraph`, from which :meth:`LadderGraph.sample` draws one ladder uniformly at
-random among all optimal ones (so every optimal ladder can come out, and a seed fixes which) and
-:meth:`LadderGraph.ladders` lists them in alphabetical order.
+Each gives a :class:`~cpwords.puzzles.ladder.graph.LadderGraph` (sampling, listing, counts and
+:func:`~cpwords.puzzles.ladder.graph.fewest_steps` are in :mod:`.graph`; both are importable from here too).
 """
 
 from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Protocol
+
+from cpwords.puzzles.ladder.graph import LadderGraph, fewest_steps
+
+__all__ = ["Costs", "LadderGraph", "Meeting", "Neighbours", "fewest_steps", "least_rare_ladders",
+           "least_rare_shortest_ladders", "meet_in_the_middle", "random_shortest_ladder",
+           "shortest_ladder_graph", "shortest_ladders"]
 
 Neighbours = Callable[[int], Sequence[int]]
 
@@ -28,76 +33,6 @@ class Costs(Protocol):
     """A word's cost by id: a list of rareness, or anything indexable like one."""
 
     def __getitem__(self, v: int, /) -> int: ...
-
-
-@dataclass
-class LadderGraph:
-    """Every optimal ladder from ``start`` to ``target``, as a layered graph with path counts.
-
-    ``preds[v]`` lists the words just before ``v`` on some optimal ladder (empty for the start);
-    ``paths[v]`` is the number of optimal ladders from the start to ``v``.
-    """
-
-    start: int
-    target: int
-    preds: dict[int, list[int]]
-    paths: dict[int, int]
-    cost: int
-    """Steps (shortest) or total rareness (least rare) of every ladder of this graph."""
-
-    @property
-    def count(self) -> int:
-        """Number of optimal ladders (exact)."""
-        return self.paths[self.target]
-
-    def sample(self, rng: random.Random) -> list[int]:
-        """One optimal ladder, uniformly at random: walk back from the target, choosing each
-        predecessor with probability proportional to its number of ladders from the start."""
-        ladder = [self.target]
-        v = self.target
-        while v != self.start:
-            choices = sorted(self.preds[v])
-            pick = rng.randrange(self.paths[v])
-            for u in choices:
-                pick -= self.paths[u]
-                if pick < 0:
-                    break
-            ladder.append(u)
-            v = u
-        ladder.reverse()
-        return ladder
-
-    def ladders(self, key: Callable[[int], str], limit: int | None = None) -> Iterator[list[int]]:
-        """Every optimal ladder, in alphabetical order of their words (``key`` gives a word's text)."""
-        succs: dict[int, list[int]] = {}
-        for v, us in self.preds.items():
-            for u in us:
-                succs.setdefault(u, []).append(v)
-        for row in succs.values():
-            row.sort(key=key)
-        produced = 0
-        stack: list[tuple[int, int]] = [(self.start, 0)]  # (word, index of the next successor to try)
-        path = [self.start]
-        if self.start == self.target:
-            yield [self.start]
-            return
-        while stack:
-            v, k = stack[-1]
-            row = succs.get(v, [])
-            if k == len(row):
-                stack.pop()
-                path.pop()
-                continue
-            stack[-1] = (v, k + 1)
-            w = row[k]
-            if w == self.target:
-                yield [*path, w]
-                produced += 1
-                if limit is not None and produced >= limit:
-                    return
-                continue
-            stack.append((w, 0))
-            path.append(w)
 
 
 def _union_of_neighbours(neighbours: Neighbours, nodes: set[int]) -> set[int]:
@@ -303,9 +238,25 @@ def least_rare_ladders(
     >>> g.cost, g.count, g.sample(random.Random(0))
     (3, 1, [0, 2, 3])
     """
-    # Keys are doubled costs plus the bound, kept in integers:
-    #   key(v) = 2 cost(v) + max_L |D(L, t) - D(L, v)| - rareness(v)
-    # (the constant rareness(t) is left out; see landmarks.py for why this bound is consistent).
+    offset = _astar_offset(rareness, start, target, landmarks)
+    cost, settled = _least_rare_costs(neighbours, rareness, start, target, offset)
+    if target not in settled:
+        return None
+    preds = _tight_links(neighbours, rareness, cost, settled, start, target)
+    paths: dict[int, int] = {}
+    for v in sorted(preds, key=cost.__getitem__):
+        paths[v] = sum(paths[u] for u in preds[v]) if preds[v] else 1
+    return LadderGraph(start, target, preds, paths, cost[target])
+
+
+def _astar_offset(rareness: Sequence[int], start: int, target: int,
+                  landmarks: Sequence[Sequence[int]]) -> Callable[[int], int]:
+    """``offset(v)``, the part of a word's key in the queue that does not depend on its cost.
+
+    Keys are doubled costs plus the bound, kept in integers:
+      key(v) = 2 cost(v) + max_L |D(L, t) - D(L, v)| - rareness(v)
+    (the constant rareness(t) is left out; see landmarks.py for why this bound is consistent).
+    """
     tables = [(table, table[target]) for table in landmarks if table[target] or table[start]]
     if len(tables) == 4:  # the index's case, spelt out: this runs once per word reached
         (t0, a0), (t1, a1), (t2, a2), (t3, a3) = tables
@@ -318,7 +269,14 @@ def least_rare_ladders(
     else:  # no landmarks for this group (a small one): plain Dijkstra
         def offset(v: int) -> int:
             return -rareness[v]
+    return offset
 
+
+def _least_rare_costs(neighbours: Neighbours, rareness: Sequence[int], start: int, target: int,
+                      offset: Callable[[int], int]) -> tuple[dict[int, int], set[int]]:
+    """The A* search itself: the least cost of every word reached, and the words settled (whose
+    cost is final). It runs on past the target until every word left in the queue has a key above
+    the target's, so that every word of every optimal ladder is settled."""
     cost = {start: 0}
     offsets = {start: offset(start)}  # key(v) = 2 cost(v) + offsets[v]
     settled: set[int] = set()
@@ -346,9 +304,13 @@ def least_rare_ladders(
                 elif nd < old:
                     cost[w] = nd
                     push(heap, (2 * nd + offsets[w], nd, w))
-    if target not in settled:
-        return None
-    # The optimal ladders use only "tight" links u -> v with cost[u] + rareness[v] == cost[v].
+    return cost, settled
+
+
+def _tight_links(neighbours: Neighbours, rareness: Sequence[int], cost: dict[int, int], settled: set[int],
+                 start: int, target: int) -> dict[int, list[int]]:
+    """The predecessors of every word on an optimal ladder, walking back from the target: the
+    optimal ladders use only "tight" links u -> v with cost[u] + rareness[v] == cost[v]."""
     preds: dict[int, list[int]] = {}
     frontier = [target]
     while frontier:
@@ -364,51 +326,4 @@ def least_rare_ladders(
             preds[v] = us
             nxt.extend(us)
         frontier = nxt
-    paths: dict[int, int] = {}
-    for v in sorted(preds, key=cost.__getitem__):
-        paths[v] = sum(paths[u] for u in preds[v]) if preds[v] else 1
-    return LadderGraph(start, target, preds, paths, cost[target])
-
-
-def fewest_steps(graph: LadderGraph) -> LadderGraph:
-    """Among the ladders of ``graph``, those with the fewest steps, as a graph with counts (same
-    ``cost``): how the least-rare ladders are narrowed to the shortest of them.
-
-    Example
-    -------
-    >>> g = LadderGraph(0, 3, {0: [], 1: [0], 2: [1], 3: [2, 0]}, {0: 1, 1: 1, 2: 1, 3: 2}, 5)
-    >>> short = fewest_steps(g)
-    >>> short.count, short.sample(random.Random(0))
-    (1, [0, 3])
-    """
-    steps: dict[int, int] = {}
-    preds: dict[int, list[int]] = {}
-    paths: dict[int, int] = {}
-    for v in _start_first(graph):
-        us = graph.preds[v]
-        if not us:
-            steps[v], preds[v], paths[v] = 0, [], 1
-            continue
-        best = min(steps[u] for u in us)
-        steps[v] = best + 1
-        preds[v] = [u for u in us if steps[u] == best]
-        paths[v] = sum(paths[u] for u in preds[v])
-    return LadderGraph(graph.start, graph.target, preds, paths, graph.cost)
-
-
-def _start_first(graph: LadderGraph) -> list[int]:
-    """The words of ``graph`` with every predecessor before its successors (depth-first from the target)."""
-    order: list[int] = []
-    done: set[int] = set()
-    stack: list[tuple[int, bool]] = [(graph.target, False)]
-    while stack:
-        v, expanded = stack.pop()
-        if expanded:
-            order.append(v)
-            continue
-        if v in done:
-            continue
-        done.add(v)
-        stack.append((v, True))
-        stack.extend((u, False) for u in graph.preds[v] if u not in done)
-    return order
+    return preds
