@@ -32,7 +32,7 @@ from cpwords.running import (
     options_of,
     prepare,
     run_budget,
-    solve_batch_paths,
+    solve_all,
     solve_prepared,
     solve_sharded,
 )
@@ -78,19 +78,11 @@ def solve(
     ----------
     spec:
         A spec object, a mapping of its fields, or YAML text.
-    options:
-        The run's options (:class:`~cpwords.options.Options`); the keyword arguments of the same
-        names replace its values.
-    engine, seed, time_limit, workers:
-        Override the spec's fields of the same name. Where the work runs is decided by
-        :func:`cpwords.route.route`: in this process, or in shards on ``workers`` local processes
-        when the kind splits the task (a board or grid count spreads over one process a core by
-        default).
-    cluster, checkpoint:
-        Solve in shards: ``cluster`` is ``local`` / ``local:N`` (a Dask LocalCluster started
-        here), a Dask scheduler address, or None (``$CPWORDS_CLUSTER`` when set, else no
-        cluster); ``checkpoint`` an SQLite file that keeps every finished shard, so that the same
-        call resumes. The answers are the same on every path.
+    options, engine, seed, time_limit, workers, cluster, checkpoint:
+        The run's options (:class:`~cpwords.options.Options`, which says what each means); a
+        keyword argument replaces the value of the same name. Where the work runs (this process,
+        shards on local workers, a Dask cluster) is :func:`cpwords.route.route`'s decision; the
+        answers are the same on every path.
     check:
         Re-check every answer with :mod:`cpwords.verify`; an answer that fails turns the result
         into status ``error`` (a bug, reported rather than shown as an answer).
@@ -194,35 +186,22 @@ def solve_many(
     specs:
         Spec objects, mappings of their fields, or YAML texts (``cpwords.load(path)`` reads a
         batch file).
-    options, engine, seed, workers:
-        The run's options, as in :func:`solve`.
+    options, engine, seed, workers, check, budget, progress:
+        As in :func:`solve` (the budget and the progress for the whole batch).
     time_limit:
         Seconds for the whole batch (each spec's own ``time_limit`` still bounds its solve): the
         puzzles not reached in time get status ``unknown``.
-    check:
-        Re-check every answer, as in :func:`solve`.
     scores_only:
         Results without their answers: status, ``count``, ``objective`` and stats only, equal to
         those of :func:`solve` (``stats['scores_only']`` is True). A board's value and number of
         words come out of the array search without the words themselves, which is what makes the
         Ruzzle batch fast; there is then nothing to re-check (solve a board on its own to see and
         check its words). Kinds without such a path solve as usual and drop the answers.
-    budget, progress:
-        As in :func:`solve`, for the whole batch.
 
-    Returns
-    -------
-    list of Result, one per spec, in order. A result from a batch path has ``stats['batch_size']``
-    (specs solved together) and ``stats['batch_s']`` (their seconds together); its ``solve_s`` and
-    ``wall_s`` are its share.
+    Returns one Result per spec, in order; one from a batch path has ``stats['batch_size']`` (specs
+    solved together) and ``stats['batch_s']`` (their seconds together), its ``solve_s`` and
+    ``wall_s`` its share. Raises InputError for a bad spec, engine, dictionary or word.
 
-    Raises
-    ------
-    InputError
-        For a bad spec, engine, dictionary or word (nothing is returned then).
-
-    Example
-    -------
     >>> boards = [{"kind": "ruzzle", "grid": grid, "dictionary": "scowl-35"} for grid in (["cats", "dogs"], ["tea", "ram"])]
     >>> [(r.count, r.objective) for r in solve_many(boards, scores_only=True)]
     [(33, 205), (30, 133)]
@@ -234,20 +213,7 @@ def solve_many(
                          value=specs)
     run = run_budget(budget, run_options.time_limit, progress)
     prepared = [prepare(as_spec(s), run_options, time_limit=False) for s in specs]
-    results = solve_batch_paths(prepared, run, check=check, scores_only=scores_only)
-    out_all: list[Result] = []
-    for i, p in enumerate(prepared):
-        result = results[i]
-        if result is None:
-            sharded = solve_sharded([p], run_options, run, time.perf_counter(), check=check) if p.route.sharded else None
-            result = sharded[0] if sharded is not None else solve_prepared(p, time.perf_counter(), check=check,
-                                                                            budget=run, progress=None)
-            if scores_only:
-                result.solutions = []
-        if scores_only:
-            result.stats["scores_only"] = True
-        out_all.append(result)
-    return out_all
+    return solve_all(prepared, run_options, run, check=check, scores_only=scores_only)
 
 
 def solve_batch(specs: Sequence[BaseSpec | dict[str, Any] | str], options: Options | None = None, *,

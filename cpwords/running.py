@@ -130,6 +130,25 @@ def finish(result: Result, prepared: Prepared, solve_s: float, budget: Budget) -
         result.title = prepared.spec.title
 
 
+def solve_all(prepared: list[Prepared], options: Options, run: Budget, *, check: bool,
+              scores_only: bool) -> list[Result]:
+    """Every spec's result, in order: those the kinds' batch paths take together, the others each
+    on its route (``scores_only``: without their answers)."""
+    results = solve_batch_paths(prepared, run, check=check, scores_only=scores_only)
+    out: list[Result] = []
+    for p, result in zip(prepared, results, strict=True):
+        if result is None:
+            sharded = solve_sharded([p], options, run, time.perf_counter(), check=check) if p.route.sharded else None
+            result = sharded[0] if sharded is not None else solve_prepared(p, time.perf_counter(), check=check,
+                                                                            budget=run, progress=None)
+            if scores_only:
+                result.solutions = []
+        if scores_only:
+            result.stats["scores_only"] = True
+        out.append(result)
+    return out
+
+
 def solve_batch_paths(prepared: list[Prepared], run: Budget, *, check: bool,
                        scores_only: bool) -> list[Result | None]:
     """The results the kinds' batch paths give (None where a spec is left to :func:`solve`)."""

@@ -137,13 +137,7 @@ def run(specs: Sequence[BaseSpec], budget: Budget, *, cluster: str | None = None
             return None  # no worker was started yet (they start on the first shard)
         for job in jobs:
             remember(job.key, job.sharding, job.context)  # before local workers fork: they inherit it
-        roots = sum(len(j.outstanding) for j in jobs)
-        with budget.progress(_description(jobs), total=roots) as advance:
-            advance(sum(1 for j in jobs for n in j.outstanding if n == 0))
-            state = _Run(jobs, executor, store, advance, shard_seconds)
-            if pending and not all(j.budget.expired() for j in jobs) and executor.ready(until):
-                _submit(state, pending)
-                _loop(state, budget)
+        _run_pending(jobs, pending, executor, store, budget, until, shard_seconds)
     finally:
         if executor is not None:
             executor.close()
@@ -152,6 +146,18 @@ def run(specs: Sequence[BaseSpec], budget: Budget, *, cluster: str | None = None
         if store is not None:
             store.close()
     return [_result(job, executor, checkpoint) for job in jobs]
+
+
+def _run_pending(jobs: list[_Job], pending: list[tuple[_Job, Shard, int]], executor: Executor,
+                 store: Checkpoint | None, budget: Budget, until: Budget, cap: float | None) -> None:
+    """Run the shards still to run, reporting finished roots as progress."""
+    roots = sum(len(j.outstanding) for j in jobs)
+    with budget.progress(_description(jobs), total=roots) as advance:
+        advance(sum(1 for j in jobs for n in j.outstanding if n == 0))
+        state = _Run(jobs, executor, store, advance, cap)
+        if pending and not all(j.budget.expired() for j in jobs) and executor.ready(until):
+            _submit(state, pending)
+            _loop(state, budget)
 
 
 def _new_job(index: int, spec: BaseSpec, budget: Budget) -> _Job:
