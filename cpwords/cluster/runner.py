@@ -108,16 +108,9 @@ def run(specs: Sequence[BaseSpec], budget: Budget, *, cluster: str | None = None
         when no sharding finds its plan worth spreading (:meth:`Sharding.worth_spreading`), the
         run returns None at once, without starting workers, for the kinds to solve here.
 
-    Returns
-    -------
-    One Result per spec, in order, with ``stats`` ``shards_done`` / ``shards_total`` and friends;
-    or None (see ``spread_always``).
-
-    Raises
-    ------
-    InputError
-        For a bad cluster address or checkpoint, a checkpoint of another run, or workers with a
-        different cpwords version or other data.
+    Returns one Result per spec, in order, with ``stats`` ``shards_done`` / ``shards_total`` and
+    friends, or None (see ``spread_always``). Raises InputError for a bad cluster address or
+    checkpoint, a checkpoint of another run, or workers with another cpwords version or data.
     """
     jobs = [_new_job(i, spec, budget) for i, spec in enumerate(specs)]
     # The workers are of use until the last spec's time is up: connecting (and waiting for another
