@@ -70,7 +70,7 @@ def common_options(kind: puzzles.PuzzleKind | None = None, *, draws: bool = True
     g.add_argument("--json", action="store_true", help="print the result model as JSON")
     g.add_argument("--seed", type=int, help="seed for random choices (same seed, same answer)")
     g.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds with the best so far")
-    g.add_argument("--workers", type=int, metavar="N", help="local worker processes for work that runs in parallel (default: one per core, at most 8)")
+    g.add_argument("--workers", type=int, metavar="N", help="local worker processes for work that runs in parallel (default: one per core, at most 8, for board and grid counts; else one)")
     g.add_argument("--cluster", metavar="ADDRESS|local[:N]",
                    help="solve in shards on a Dask scheduler (tcp://host:8786) or on a LocalCluster of N "
                         "workers started here (default: $CPWORDS_CLUSTER, else this machine's processes)")

@@ -40,7 +40,7 @@ def add_parser(subparsers: argparse._SubParsersAction[Any], parents: Sequence[ar
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--workers", type=int, metavar="N",
-                   help=f"solver processes (default {default_workers()}: one a core, at most 4; capped at the cores)")
+                   help=f"solver processes (default {default_workers()}: one a core, at most 8; capped at the cores)")
     p.add_argument("--max-time", type=float, default=10.0, metavar="S",
                    help="seconds every solve may run (default 10); a spec's time_limit is lowered to it")
     p.add_argument("--token", metavar="T",

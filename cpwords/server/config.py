@@ -86,8 +86,11 @@ def default_worker_memory(workers: int) -> int:
 
 
 def default_workers() -> int:
-    """Worker processes when ``--workers`` is not given: one a core, at most four."""
-    return max(1, min(usable_cores(), 4))
+    """Solver processes when ``--workers`` is not given: the execution layer's one default (one a
+    core, at most 8: :func:`cpwords.engines.workers.default_workers`)."""
+    from cpwords.engines.workers import default_workers as layer_default
+
+    return layer_default()
 
 
 @dataclass

@@ -193,6 +193,7 @@ def solve_answer(data: Any, budget: Any, options: dict[str, Any], tell: Any = No
     """
     from cpwords import api, puzzles
     from cpwords.lexicon import chosen_for_others
+    from cpwords.options import Options
     from cpwords.puzzles.loading import loads_spec, parse_spec
 
     if isinstance(data, str):
@@ -209,10 +210,11 @@ def solve_answer(data: Any, budget: Any, options: dict[str, Any], tell: Any = No
     # The search stops a little before the server's limit: the answer is built, checked and sent in time.
     search_time = search_seconds(max_time)
     time_limit = min(spec.time_limit or search_time, search_time)
-    threads = min(spec.workers or options["threads"], options["threads"])
     if tell is not None:
         tell("solving", stand_in_answer(spec, max_time))
-    result = api.solve(spec, budget=budget, time_limit=time_limit, workers=threads)
+    # The server's share of the machine for one job is a ceiling on the workers the spec may ask for
+    # (and their number when it asks none); where the work runs is the route's decision.
+    result = api.solve(spec, Options(time_limit=time_limit, max_workers=options["threads"]), budget=budget)
     if tell is not None:
         tell("solved")
     pictures: list[str] = []

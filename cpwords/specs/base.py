@@ -66,9 +66,11 @@ class BaseSpec(StrictModel):
     time_limit: float | None = Field(default=None, gt=0)
     """Stop after this many seconds and report the best answer found so far."""
     workers: int | None = Field(default=None, ge=1)
-    """Local worker processes of the execution layer for work that runs in parallel (counts, shards,
-    chains), capped at the machine's cores. Default: one per core, at most 8. A CP-SAT solve is one
-    worker: its search threads are the engine's own choice."""
+    """Local worker processes of the execution layer for work that runs in parallel (the shards of a
+    count, the chains of ``best_board``), capped at the machine's cores. Default: one per core (at
+    most 8) for the native board and grid counts, else one process (``best_board``: one chain, in
+    this process). A CP-SAT solve is one worker: its search threads are a field of their own where
+    a kind offers them."""
 
     _source: str | None = PrivateAttr(default=None)
     _line: int | None = PrivateAttr(default=None)
