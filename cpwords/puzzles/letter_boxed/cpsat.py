@@ -18,6 +18,7 @@ from cpwords.engines import cpsat as engine
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import SOLVER, Found
 from cpwords.engines.minimum import increasing_k
+from cpwords.engines.outcome import Outcome
 from cpwords.puzzles.letter_boxed.answers import WordRows
 from cpwords.puzzles.letter_boxed.reach import domains_or_none
 from cpwords.puzzles.letter_boxed.sizes import enumerate_by_size
@@ -121,7 +122,7 @@ def _each_word_once(m: cp_model.CpModel, picks: list[dict[int, Any]]) -> None:
             m.add_at_most_one(bs)
 
 
-def _solve(model: cp_model.CpModel, spec: Any, budget: Budget, *, one_worker: bool = False) -> engine.Outcome:
+def _solve(model: cp_model.CpModel, spec: Any, budget: Budget, *, one_worker: bool = False) -> Outcome:
     """engine.solve, with probing presolve off: on these models it costs more than it saves
     (about 2x faster to the proved minimum on daily puzzles).
 
@@ -135,7 +136,7 @@ def _solve(model: cp_model.CpModel, spec: Any, budget: Budget, *, one_worker: bo
                         parameters={"cp_model_probing_level": 0})
 
 
-def _read(outcome: engine.Outcome, bm: BoxModel) -> list[int]:
+def _read(outcome: Outcome, bm: BoxModel) -> list[int]:
     return [outcome.value(x) - 1 for x in bm.word if outcome.value(x) > 0]
 
 

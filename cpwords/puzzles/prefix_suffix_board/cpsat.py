@@ -44,6 +44,7 @@ from cpwords.engines import cpsat as engine
 from cpwords.engines.budget import Budget
 from cpwords.engines.cpsat import check_building, lex_leader_constraints
 from cpwords.engines.found import Found
+from cpwords.engines.outcome import Enumeration
 from cpwords.geometry import orbit_size
 from cpwords.puzzles.prefix_suffix_board.counting import word_clashes
 from cpwords.puzzles.prefix_suffix_board.problem import PlacementCount, Problem
@@ -175,7 +176,7 @@ def placement_model(problem: Problem, budget: Budget | None = None) -> tuple[cp_
 
 
 def placement_vectors(problem: Problem, budget: Budget, seed: int | None = None
-                      ) -> tuple[list[tuple[int, ...]], engine.Enumeration]:
+                      ) -> tuple[list[tuple[int, ...]], Enumeration]:
     """The lex-leader suffix placements of :func:`placement_model`, by CP-SAT enumeration (a
     superset of those admitting a board: the others have no filling)."""
     model, xs = placement_model(problem, budget)
@@ -235,7 +236,7 @@ def fillings_model(problem: Problem, vector: tuple[int, ...], *, modulo: bool = 
 
 
 def enumerated_fillings(problem: Problem, vector: tuple[int, ...], budget: Budget, limit: int | None
-                        ) -> engine.Enumeration:
+                        ) -> Enumeration:
     """CP-SAT enumeration of one placement's fillings, stopping after ``limit`` (then incomplete,
     ``stopped == "limit"``)."""
     model, ys = fillings_model(problem, vector)
@@ -324,7 +325,7 @@ def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
 
 
 def _enumerate_placements(problem: Problem, budget: Budget, seed: int | None,
-                          on_placement: Any) -> engine.Enumeration:
+                          on_placement: Any) -> Enumeration:
     """CP-SAT enumeration of :func:`placement_model`, calling ``on_placement(values)`` for each
     (returning False stops it)."""
     model, xs = placement_model(problem, budget)

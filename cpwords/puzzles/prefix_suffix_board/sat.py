@@ -39,6 +39,7 @@ from cpwords.engines import counting
 from cpwords.engines import sat as engine
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
+from cpwords.engines.outcome import Enumeration
 from cpwords.engines.sat import OrderedInt
 from cpwords.engines.workers import worker_count
 from cpwords.geometry import Symmetry, orbit_size
@@ -273,7 +274,7 @@ def count_placement(problem: Problem, vector: tuple[int, ...]) -> PlacementCount
     return result
 
 
-def placement_vectors(problem: Problem, budget: Budget) -> tuple[list[tuple[int, ...]], engine.SatEnumeration]:
+def placement_vectors(problem: Problem, budget: Budget) -> tuple[list[tuple[int, ...]], Enumeration]:
     """The lex-leader suffix placements that admit a board, by projected SAT enumeration.
 
     Raises
