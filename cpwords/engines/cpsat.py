@@ -32,13 +32,14 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ortools.sat.python import cp_model
 
 from cpwords.engines.budget import CAUSES, Budget, SearchTimeout
 from cpwords.engines.found import SOLVER, TIME_LIMIT, Found
 from cpwords.engines.outcome import Enumeration, Outcome
+from cpwords.engines.task import TaskFunction
 from cpwords.results import Status
 
 #: Seconds CP-SAT takes, per entry (row × column) of its tables, to load and presolve a model,
@@ -64,12 +65,17 @@ class BuildTimeout(SearchTimeout):
         return Found(message=self.message, stats={"stopped": self.reason}).stop(self.reason)
 
 
-def stops_while_building(task: Callable[..., Found]) -> Callable[..., Found]:
-    """A task function ``(problem, spec, budget) -> Found`` that, when its budget ends while it
-    builds its model (:class:`BuildTimeout`), returns nothing found with that reason and message."""
+P = TypeVar("P")
+S = TypeVar("S")
+
+
+def stops_while_building(task: TaskFunction[P, S]) -> TaskFunction[P, S]:
+    """The task function ``task`` (:class:`~cpwords.engines.task.TaskFunction`) that, when its
+    budget ends while it builds its model (:class:`BuildTimeout`), returns nothing found with that
+    reason and message."""
 
     @functools.wraps(task)
-    def run(problem: Any, spec: Any, budget: Budget) -> Found:
+    def run(problem: P, spec: S, budget: Budget) -> Found:
         try:
             return task(problem, spec, budget)
         except BuildTimeout as exc:

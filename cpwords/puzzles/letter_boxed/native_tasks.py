@@ -13,15 +13,17 @@ from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import MEMORY, Found
+from cpwords.engines.task import TaskFunction
 from cpwords.errors import InputError
 from cpwords.puzzles.letter_boxed import native
 from cpwords.puzzles.letter_boxed.answers import WordRows
 from cpwords.puzzles.letter_boxed.reach import MemoryBudgetExceeded
+from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, drop_dominated, playable_words
 from cpwords.wording import counted, plural
 
 
-def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def min_words(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """Fewest words, then least cost, by layered search (proved optimal: layers are exhaustive)."""
     t0 = time.perf_counter()
     table = problem.candidates
@@ -35,7 +37,7 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     return Found(answers=[problem.words_of(table, best[2])], objective=best[0], stats=stats)
 
 
-def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def enumerate_(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """Answers of at most ``max_words`` words by pruned depth-first search, up to ``limit``; the
     answers are :class:`~cpwords.puzzles.letter_boxed.answers.WordRows` of the table's indexes."""
     t0 = time.perf_counter()
@@ -61,7 +63,7 @@ def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     return found
 
 
-def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def count(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """Exact counts by inclusion-exclusion (boxes of up to MAX_COUNT_LETTERS letters, in blocks
     within ``max_memory_mb``), else by enumeration."""
     t0 = time.perf_counter()
@@ -94,7 +96,7 @@ def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     return found
 
 
-def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def generate(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """New puzzles: try ``spec.attempts`` random boxes and keep those whose minimum is exactly
     ``spec.par`` words, ranked by how few answers of ``par`` words they have (fewer: harder).
 
@@ -147,3 +149,7 @@ def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
                          + (f"{counted(at_par, 'box', 'boxes')} {plural(at_par, 'needs', 'need')}" if at_par else "none needs")
                          + f" exactly {counted(spec.par, 'word')}; raise attempts or change par")
     return found
+
+
+#: This engine's tasks, each checked against the task contract (the capability table names them).
+TASKS: tuple[TaskFunction[BoxProblem, LetterBoxedSpec], ...] = (min_words, enumerate_, count, generate)
