@@ -156,3 +156,13 @@ def test_a_shorter_word_inside_a_longer_one_is_kept_for_the_middle() -> None:
         result = api.solve(puzzle, engine=engine, seed=1)
         assert sorted(s.words for s in result.solutions) == [["adfa", "acb", "be"], ["adfa", "aceb"]], engine
         assert verify.check(_spec(puzzle), result) == []
+
+
+def test_each_engine_declares_the_tasks_its_capability_table_names() -> None:
+    # TASKS is what mypy checks against the task contract (TaskFunction): it must be the very
+    # functions the registry dispatches to, for every task the table gives the engine.
+    from cpwords.puzzles.letter_boxed import KIND
+
+    for engine in KIND.engines:
+        declared = KIND.load(KIND.engine_modules.get(engine, engine)).TASKS
+        assert [KIND.task_function(engine, task) for task in KIND.capabilities[engine]] == list(declared), engine
