@@ -15,7 +15,7 @@ from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import MEMORY, Found
 from cpwords.engines.task import TaskFunction
 from cpwords.errors import InputError
-from cpwords.puzzles.letter_boxed import native
+from cpwords.puzzles.letter_boxed import counting, native
 from cpwords.puzzles.letter_boxed.answers import WordRows
 from cpwords.puzzles.letter_boxed.reach import MemoryBudgetExceeded
 from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
@@ -73,14 +73,14 @@ def count(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     found = Found(stats={"count_by_words": by_words})
     try:
         counted = None
-        if table.box.n <= native.MAX_COUNT_LETTERS:
+        if table.box.n <= counting.MAX_COUNT_LETTERS:
             try:
-                counted = native.count_answers(table, spec.max_words, budget, max_memory_mb=spec.max_memory_mb)
+                counted = counting.count_answers(table, spec.max_words, budget, max_memory_mb=spec.max_memory_mb)
             except ValueError:  # counts beyond int64 on a big box: listed instead
                 counted = None
         if counted is not None:
             found.stats["method"] = "inclusion-exclusion"
-            found.stats["count_block_letters"] = native.count_block_bits(table.box.n, spec.max_memory_mb)
+            found.stats["count_block_letters"] = counting.count_block_bits(table.box.n, spec.max_memory_mb)
             by_words.update(counted)
         else:
             found.stats["method"] = "enumeration"
@@ -107,8 +107,8 @@ def generate(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Foun
     from cpwords.puzzles.letter_boxed.generate import random_box
 
     n = spec.side_count * spec.letters_per_side
-    if n > native.MAX_COUNT_LETTERS:
-        raise InputError(f"generate ranks puzzles by exact counts, which handle up to {native.MAX_COUNT_LETTERS} "
+    if n > counting.MAX_COUNT_LETTERS:
+        raise InputError(f"generate ranks puzzles by exact counts, which handle up to {counting.MAX_COUNT_LETTERS} "
                          "letters; lower side_count or letters_per_side", field="letters_per_side",
                          value=spec.letters_per_side)
     rng = random.Random(spec.seed)
@@ -133,7 +133,7 @@ def generate(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Foun
             best = native.min_words(candidates, spec.par, budget, max_memory_mb=spec.max_memory_mb)
             if best is None or best[0] != spec.par:
                 continue
-            at_par = native.count_answers(table, spec.par, budget)[spec.par]
+            at_par = counting.count_answers(table, spec.par, budget)[spec.par]
             kept.append({"sides": sides, "words": problem.words_of(candidates, best[2]), "answers_at_par": at_par})
     except SearchTimeout:
         stopped = budget.reason
