@@ -3,8 +3,9 @@
 Variables ``("pick", p, i)``: position p holds word i; ``("used", p)``: position p holds a word;
 ``("ends", p, l)``: the word at p ends with letter l. The word count is found by increasing K (or,
 for comparison, minimised incrementally by a totalizer over the ``used`` variables); ties are then
-broken by a second stage (see :func:`_cheapest`). Answers of k
-words are enumerated with blocking clauses projected on the ``pick`` variables.
+broken by a second stage (see :func:`_cheapest`). Answers of k words are enumerated with
+blocking clauses projected on the ``pick`` variables. The loops over K are shared with the CP-SAT
+engine (:mod:`~cpwords.puzzles.letter_boxed.sizes`).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class BoxCnf:
 
 def build_cnf(table: WordTable, positions: int, *, all_used: bool, prefix_rule: bool,
               domains: list[list[int]] | None = None, budget: Budget | None = None) -> BoxCnf:
-    """CNF with ``positions`` word slots (see :func:`cpwords.puzzles.letter_boxed.cpsat.build_model`).
+    """CNF with ``positions`` word slots (see :func:`cpwords.puzzles.letter_boxed.cpsat_models.build_model`).
 
     ``domains[p]``: the words position p may hold (:func:`~cpwords.puzzles.letter_boxed.reach.
     position_domains`); every word everywhere when None.
@@ -179,7 +180,7 @@ def _cover_cnf(table: WordTable, k: int, domains: list[list[int]], slack: int,
     k words covering n letters have at least n + k - 1 letters: each letter is in some word, each
     join letter in two neighbours. The rest is *excess*: a word's repeated letters, and each word
     holding a letter an earlier word holds too, unless the two are neighbours joined on it (the
-    same count as :func:`cpwords.puzzles.letter_boxed.cpsat.cover_model`). Variables
+    same count as :func:`cpwords.puzzles.letter_boxed.cpsat_models.cover_model`). Variables
     ``("pick", p, i)``, ``("has", p, l)`` (the word at p has letter l) and ``("join", p, l)``
     (the words at p and p + 1 meet on letter l). Without excess, a letter may be in two words
     only as their join, pair by pair: picking a word rules out, by unit propagation, every word
