@@ -4,8 +4,8 @@ against listing the answers (what boxes of more than 16 letters did before), in 
 For 15- and 18-letter boxes (3 letters a side, the seeded boxes of ``bench_letter_boxed.py
 --growth``, ``scowl-70``), each count runs in a fresh process (its peak memory is its own):
 
-- *blocks*: today's count (``native.count_answers``: inclusion–exclusion, 2^11 letter sets a block);
-- *listing*: the same task with exact counting switched off (``native.MAX_COUNT_LETTERS = 0``), so
+- *blocks*: today's count (``counting.count_answers``: inclusion–exclusion, 2^11 letter sets a block);
+- *listing*: the same task with exact counting switched off (``counting.MAX_COUNT_LETTERS = 0``), so
   the answers are enumerated and counted one by one, capped at ``--cap`` seconds (default 30).
 
 Both must give the same total when listing finishes. Run ``python benchmarks/bench_letter_boxed_count.py``
@@ -30,10 +30,10 @@ from _report import OWN_PEAK_KB, fmt_s, write_section
 _RUN_ONE = """
 import json, resource, sys, time
 import cpwords
-from cpwords.puzzles.letter_boxed import native
+from cpwords.puzzles.letter_boxed import counting
 spec, method = json.loads(sys.argv[1]), sys.argv[2]
 if method == "listing":
-    native.MAX_COUNT_LETTERS = 0
+    counting.MAX_COUNT_LETTERS = 0
 t0 = time.perf_counter()
 result = cpwords.solve(spec, check=False)
 print(json.dumps({"seconds": time.perf_counter() - t0, "rss_mb": own_peak_kb() / 1024,

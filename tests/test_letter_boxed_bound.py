@@ -19,7 +19,7 @@ from cpwords import api, verify
 from cpwords.engines import sat as sat_engine
 from cpwords.engines.budget import Budget
 from cpwords.lexicon import Lexicon
-from cpwords.puzzles.letter_boxed import cpsat, reach, sat
+from cpwords.puzzles.letter_boxed import cpsat, cpsat_models, reach, sat
 from cpwords.puzzles.letter_boxed.words import Box, WordTable, playable_words
 from cpwords.puzzles.loading import parse_spec
 from cpwords.results import Status
@@ -141,7 +141,7 @@ def test_the_cover_models_with_excess_find_exactly_the_answers_within_it(puzzle:
     expected = set(answers_within(puzzle, k, slack))
     domains = reach.position_domains(table, k)
     spec = parse_spec({**puzzle, "seed": 1})
-    built = cpsat.cover_model(table, k, domains, slack)
+    built = cpsat_models.cover_model(table, k, domains, slack)
     if built is None:
         assert not expected
     else:
@@ -172,7 +172,7 @@ def test_no_answer_of_k_words_ends_after_the_letters_were_covered() -> None:
     assert all(i in d for i, d in zip(forced, domains, strict=True))
     spec = parse_spec({**puzzle, "seed": 1})
     for slack in (1, None):
-        built = cpsat.cover_model(table, 3, domains, slack)
+        built = cpsat_models.cover_model(table, 3, domains, slack)
         assert built is not None
         model, pick = built
         for p, i in enumerate(forced):

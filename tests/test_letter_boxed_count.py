@@ -12,7 +12,7 @@ from test_letter_boxed_engines import brute_force_counts, small_puzzles
 
 from cpwords import api
 from cpwords.lexicon import Lexicon, load_lexicon
-from cpwords.puzzles.letter_boxed import native
+from cpwords.puzzles.letter_boxed import counting, native
 from cpwords.puzzles.letter_boxed.generate import random_box
 from cpwords.puzzles.letter_boxed.words import Box, playable_words
 
@@ -29,16 +29,16 @@ def _listed(table, max_words: int) -> dict[int, int]:  # type: ignore[no-untyped
 def test_counting_in_blocks_gives_the_same_counts(puzzle: dict, block_bits: int, max_words: int) -> None:
     sides, words = puzzle["sides"], puzzle["dictionary"]["words"]
     table = playable_words(Box.from_sides(sides), Lexicon.from_words(words), min_length=2)
-    whole = native.count_answers(table, max_words)
-    assert native.count_answers(table, max_words, block_bits=block_bits) == whole
+    whole = counting.count_answers(table, max_words)
+    assert counting.count_answers(table, max_words, block_bits=block_bits) == whole
     assert whole == brute_force_counts(sides, words, max_words)
 
 
 def test_block_sizes_follow_the_memory_budget() -> None:
-    assert native.count_block_bits(9) == 9  # a small box in one block
-    assert native.count_block_bits(18) == native.COUNT_BLOCK_BITS  # blocks that stay in the caches
-    assert native.count_block_bits(20, max_memory_mb=16) == 9  # 6 x 2^9 x 20 x 20 x 8 bytes < 16 MB
-    assert native.count_block_bits(18, max_memory_mb=1) == 8  # the smallest block
+    assert counting.count_block_bits(9) == 9  # a small box in one block
+    assert counting.count_block_bits(18) == counting.COUNT_BLOCK_BITS  # blocks that stay in the caches
+    assert counting.count_block_bits(20, max_memory_mb=16) == 9  # 6 x 2^9 x 20 x 20 x 8 bytes < 16 MB
+    assert counting.count_block_bits(18, max_memory_mb=1) == 8  # the smallest block
 
 
 def test_an_eighteen_letter_box_counts_by_blocks_as_listing_does() -> None:
@@ -47,7 +47,7 @@ def test_an_eighteen_letter_box_counts_by_blocks_as_listing_does() -> None:
     # total and names the method.
     box = random_box(random.Random(600), 6, 3)
     table = playable_words(Box.from_sides(box), load_lexicon("common-10k"), min_length=3)
-    counted = native.count_answers(table, 3, block_bits=13)
+    counted = counting.count_answers(table, 3, block_bits=13)
     assert counted == _listed(table, 3) and counted[3] > 0
     result = api.solve({"kind": "letter_boxed", "sides": box, "dictionary": "common-10k", "task": "count",
                         "engine": "native", "max_words": 3}, seed=1)
@@ -59,9 +59,9 @@ def test_a_box_whose_counts_pass_int64_is_refused_above_sixteen_letters(monkeypa
     box = random_box(random.Random(602), 6, 3)
     table = playable_words(Box.from_sides(box), load_lexicon("scowl-35"), min_length=3)
     # Pretend the exactness check failed: the count must not go on with wrapped int64 sums.
-    monkeypatch.setattr(native, "_Operands", _Big.wrap(native._Operands))
+    monkeypatch.setattr(counting, "_Operands", _Big.wrap(counting._Operands))
     with pytest.raises(ValueError, match="2\\^62"):
-        native.count_answers(table, 2)
+        counting.count_answers(table, 2)
 
 
 class _Big:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from cpwords import api, verify
 from cpwords.lexicon import Lexicon
-from cpwords.puzzles.letter_boxed import native
+from cpwords.puzzles.letter_boxed import counting, native
 from cpwords.puzzles.letter_boxed.words import Box, playable_words
 
 ENGINES = ("native", "cpsat", "sat")
@@ -101,7 +101,7 @@ def test_native_counts_with_repeats_match_brute_force_up_to_five_words() -> None
     words = ["aca", "ada", "ace", "eb", "bf", "fa", "ae", "ea", "ebf", "dbd", "af"]
     expected = brute_force_counts(sides, words, 5)
     table = playable_words(Box.from_sides(sides), Lexicon.from_words(words), min_length=2)
-    assert native.count_answers(table, 5) == expected
+    assert counting.count_answers(table, 5) == expected
     assert sum(expected.values()) > 0
 
 
@@ -112,7 +112,7 @@ def test_lazy_enumeration_matches_counts() -> None:
     listed: dict[int, int] = {}
     for answer in native.enumerate_answers(table, 4):
         listed[len(answer)] = listed.get(len(answer), 0) + 1
-    counts = native.count_answers(table, 4)
+    counts = counting.count_answers(table, 4)
     assert {k: listed.get(k, 0) for k in counts} == counts
 
 
@@ -156,3 +156,13 @@ def test_a_shorter_word_inside_a_longer_one_is_kept_for_the_middle() -> None:
         result = api.solve(puzzle, engine=engine, seed=1)
         assert sorted(s.words for s in result.solutions) == [["adfa", "acb", "be"], ["adfa", "aceb"]], engine
         assert verify.check(_spec(puzzle), result) == []
+
+
+def test_each_engine_declares_the_tasks_its_capability_table_names() -> None:
+    # TASKS is what mypy checks against the task contract (TaskFunction): it must be the very
+    # functions the registry dispatches to, for every task the table gives the engine.
+    from cpwords.puzzles.letter_boxed import KIND
+
+    for engine in KIND.engines:
+        declared = KIND.load(KIND.engine_modules.get(engine, engine)).TASKS
+        assert [KIND.task_function(engine, task) for task in KIND.capabilities[engine]] == list(declared), engine

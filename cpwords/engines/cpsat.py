@@ -32,13 +32,14 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ortools.sat.python import cp_model
 
 from cpwords.engines.budget import CAUSES, Budget, SearchTimeout
 from cpwords.engines.found import SOLVER, TIME_LIMIT, Found
+from cpwords.engines.outcome import Enumeration, Outcome
+from cpwords.engines.task import TaskFunction
 from cpwords.results import Status
 
 #: Seconds CP-SAT takes, per entry (row × column) of its tables, to load and presolve a model,
@@ -64,12 +65,17 @@ class BuildTimeout(SearchTimeout):
         return Found(message=self.message, stats={"stopped": self.reason}).stop(self.reason)
 
 
-def stops_while_building(task: Callable[..., Found]) -> Callable[..., Found]:
-    """A task function ``(problem, spec, budget) -> Found`` that, when its budget ends while it
-    builds its model (:class:`BuildTimeout`), returns nothing found with that reason and message."""
+P = TypeVar("P")
+S = TypeVar("S")
+
+
+def stops_while_building(task: TaskFunction[P, S]) -> TaskFunction[P, S]:
+    """The task function ``task`` (:class:`~cpwords.engines.task.TaskFunction`) that, when its
+    budget ends while it builds its model (:class:`BuildTimeout`), returns nothing found with that
+    reason and message."""
 
     @functools.wraps(task)
-    def run(problem: Any, spec: Any, budget: Budget) -> Found:
+    def run(problem: P, spec: S, budget: Budget) -> Found:
         try:
             return task(problem, spec, budget)
         except BuildTimeout as exc:
@@ -192,24 +198,6 @@ def add_stats(total: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
     return total
 
 
-@dataclass
-class Outcome:
-    """The end of one solve: our status, the solver (to read values), its figures, why it
-    stopped early (``time_limit`` or ``interrupted``) when it did, and a message when the reason
-    needs words (the model could not be loaded in the time left)."""
-
-    status: Status
-    solver: cp_model.CpSolver
-    stats: dict[str, Any]
-    objective: float | None = None
-    stopped: str | None = None
-    message: str | None = None
-
-    def value(self, expr: Any) -> int:
-        """Value of an integer expression in the answer found."""
-        return int(self.solver.value(expr))
-
-
 def solve(
     model: cp_model.CpModel,
     budget: Budget,
@@ -229,9 +217,9 @@ def solve(
     plan, too_big = loading_plan(model, budget)
     solver = make_solver(budget, workers=workers, seed=seed, randomize=randomize, parameters=(parameters or {}) | plan)
     if budget.expired():
-        return Outcome(Status.UNKNOWN, solver, {"solver_s": 0.0}, stopped=budget.reason)
+        return Outcome(Status.UNKNOWN, solver=solver, stats={"solver_s": 0.0}, stopped=budget.reason)
     if too_big is not None:
-        return Outcome(Status.UNKNOWN, solver, {"solver_s": 0.0}, stopped="time_limit", message=too_big)
+        return Outcome(Status.UNKNOWN, solver=solver, stats={"solver_s": 0.0}, stopped="time_limit", message=too_big)
     with budget.interrupts(solver.stop_search):
         code = solver.solve(model)
     status = status_of(code)
@@ -241,7 +229,8 @@ def solve(
     stopped = message = None
     if status in (Status.FEASIBLE, Status.UNKNOWN):
         stopped, message = why_unfinished(solver, budget)
-    return Outcome(status, solver, solver_stats(solver), objective, stopped, message)
+    return Outcome(status, solver=solver, stats=solver_stats(solver), objective=objective, stopped=stopped,
+                   message=message)
 
 
 def why_unfinished(solver: cp_model.CpSolver, budget: Budget) -> tuple[str, str | None]:
@@ -258,20 +247,6 @@ def why_unfinished(solver: cp_model.CpSolver, budget: Budget) -> tuple[str, str 
                     f"{'during its search' if searched else 'before it searched'}, with "
                     f"{left:.1f} s of the time limit left" if left is not None else
                     f"CP-SAT ended its run at {solver.wall_time:.1f} s without finishing (its own limits)")
-
-
-@dataclass
-class Enumeration:
-    """The end of an enumeration: how many answers, whether all were seen, the figures, why it
-    stopped early (``time_limit``, ``interrupted``, ``limit``) and the answers kept."""
-
-    count: int
-    complete: bool
-    status: Status
-    stats: dict[str, Any] = field(default_factory=dict)
-    solutions: list[list[int]] = field(default_factory=list)
-    stopped: str | None = None
-    message: str | None = None
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -350,9 +325,9 @@ def enumerate_solutions(
     collector = _Collector(variables, on_solution, limit, keep, budget)
     t0 = time.perf_counter()
     if budget.expired():
-        return Enumeration(0, False, Status.UNKNOWN, {"search_s": 0.0}, [], budget.reason)
+        return Enumeration(0, False, Status.UNKNOWN, stats={"search_s": 0.0}, stopped=budget.reason)
     if too_big is not None:
-        return Enumeration(0, False, Status.UNKNOWN, {"search_s": 0.0}, [], "time_limit", too_big)
+        return Enumeration(0, False, Status.UNKNOWN, stats={"search_s": 0.0}, stopped="time_limit", message=too_big)
     with budget.interrupts(solver.stop_search):
         code = solver.solve(model, collector)
     status = status_of(code)
@@ -362,7 +337,8 @@ def enumerate_solutions(
         stopped, message = (collector.stopped, None) if collector.stopped else why_unfinished(solver, budget)
     status = Status.of_search(found=collector.count > 0, complete=complete)
     stats = solver_stats(solver) | {"search_s": round(time.perf_counter() - t0, 6)}
-    return Enumeration(collector.count, complete, status, stats, collector.solutions, stopped, message)
+    return Enumeration(collector.count, complete, status, stats=stats, stopped=stopped, message=message,
+                       solutions=collector.solutions)
 
 
 # ---------------------------------------------------------------- symmetry breaking

@@ -32,6 +32,7 @@ from cpwords.errors import CpwordsError
 if TYPE_CHECKING:
     from cpwords.engines.budget import Budget
     from cpwords.engines.found import Found
+    from cpwords.engines.task import TaskFunction
     from cpwords.results import Result, Solution
     from cpwords.specs import BaseSpec
 
@@ -279,10 +280,11 @@ class PuzzleKind:
         """Run the spec's task with the spec's engine on a prepared ``problem``: the dispatch
         every kind's ``solve`` uses, read from the capability table."""
         assert spec.engine is not None, "the engine is resolved when the spec is validated"
-        return self.task_function(spec.engine, spec.task)(problem, spec, budget)  # type: ignore[no-any-return]
+        return self.task_function(spec.engine, spec.task)(problem, spec, budget)
 
-    def task_function(self, engine: str, task: str) -> Callable[..., Any]:
-        """The engine module's function for ``task``: ``fn(problem, spec, budget) -> Found``.
+    def task_function(self, engine: str, task: str) -> TaskFunction[Any, Any]:
+        """The engine module's function for ``task``: ``fn(problem, spec, budget) -> Found`` (the
+        contract :class:`~cpwords.engines.task.TaskFunction`).
 
         The function is named after the task, with a trailing underscore where that name is a
         Python builtin (``enumerate_``).

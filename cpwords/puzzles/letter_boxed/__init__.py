@@ -2,7 +2,9 @@
 
 The kind's descriptor; the parts live in ``spec.py``, ``solution.py``, ``solve.py`` (the one
 place that builds results), ``check.py``, ``render.py``, ``cli.py`` and one module per engine:
-``native_tasks.py`` (over the algorithms of ``native.py``), ``cpsat.py`` and ``sat.py``.
+``native_tasks.py`` (over the algorithms of ``native.py`` and ``counting.py``), ``cpsat.py`` (over
+the models of ``cpsat_models.py``) and ``sat.py``, the two solver engines sharing their loops over
+word counts (``sizes.py``).
 """
 
 from cpwords.puzzles import PuzzleKind

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cpwords.lexicon import load_lexicon
 from cpwords.puzzles.letter_boxed.solution import LetterBoxedSolution
 from cpwords.wording import counted
 
+if TYPE_CHECKING:
+    from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 
-def check(spec: Any, solution: LetterBoxedSolution) -> list[str]:
+
+def check(spec: LetterBoxedSpec, solution: LetterBoxedSolution) -> list[str]:
     """Rule violations of one answer (empty: it is right).
 
     Every word is in the dictionary, long enough, made of box letters with no two consecutive
@@ -59,7 +62,7 @@ def check(spec: Any, solution: LetterBoxedSolution) -> list[str]:
     return problems
 
 
-def check_all(spec: Any, solutions: Sequence[LetterBoxedSolution]) -> dict[int, list[str]]:
+def check_all(spec: LetterBoxedSpec, solutions: Sequence[LetterBoxedSolution]) -> dict[int, list[str]]:
     """Rule violations of every answer of one result, by the index of its answer (only the answers
     with problems are keys).
 

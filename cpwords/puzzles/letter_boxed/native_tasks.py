@@ -13,15 +13,17 @@ from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import MEMORY, Found
+from cpwords.engines.task import TaskFunction
 from cpwords.errors import InputError
-from cpwords.puzzles.letter_boxed import native
+from cpwords.puzzles.letter_boxed import counting, native
 from cpwords.puzzles.letter_boxed.answers import WordRows
 from cpwords.puzzles.letter_boxed.reach import MemoryBudgetExceeded
+from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 from cpwords.puzzles.letter_boxed.words import Box, BoxProblem, drop_dominated, playable_words
 from cpwords.wording import counted, plural
 
 
-def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def min_words(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """Fewest words, then least cost, by layered search (proved optimal: layers are exhaustive)."""
     t0 = time.perf_counter()
     table = problem.candidates
@@ -35,7 +37,7 @@ def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     return Found(answers=[problem.words_of(table, best[2])], objective=best[0], stats=stats)
 
 
-def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def enumerate_(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """Answers of at most ``max_words`` words by pruned depth-first search, up to ``limit``; the
     answers are :class:`~cpwords.puzzles.letter_boxed.answers.WordRows` of the table's indexes."""
     t0 = time.perf_counter()
@@ -61,7 +63,7 @@ def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     return found
 
 
-def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def count(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """Exact counts by inclusion-exclusion (boxes of up to MAX_COUNT_LETTERS letters, in blocks
     within ``max_memory_mb``), else by enumeration."""
     t0 = time.perf_counter()
@@ -71,14 +73,14 @@ def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     found = Found(stats={"count_by_words": by_words})
     try:
         counted = None
-        if table.box.n <= native.MAX_COUNT_LETTERS:
+        if table.box.n <= counting.MAX_COUNT_LETTERS:
             try:
-                counted = native.count_answers(table, spec.max_words, budget, max_memory_mb=spec.max_memory_mb)
+                counted = counting.count_answers(table, spec.max_words, budget, max_memory_mb=spec.max_memory_mb)
             except ValueError:  # counts beyond int64 on a big box: listed instead
                 counted = None
         if counted is not None:
             found.stats["method"] = "inclusion-exclusion"
-            found.stats["count_block_letters"] = native.count_block_bits(table.box.n, spec.max_memory_mb)
+            found.stats["count_block_letters"] = counting.count_block_bits(table.box.n, spec.max_memory_mb)
             by_words.update(counted)
         else:
             found.stats["method"] = "enumeration"
@@ -94,7 +96,7 @@ def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     return found
 
 
-def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def generate(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """New puzzles: try ``spec.attempts`` random boxes and keep those whose minimum is exactly
     ``spec.par`` words, ranked by how few answers of ``par`` words they have (fewer: harder).
 
@@ -105,8 +107,8 @@ def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
     from cpwords.puzzles.letter_boxed.generate import random_box
 
     n = spec.side_count * spec.letters_per_side
-    if n > native.MAX_COUNT_LETTERS:
-        raise InputError(f"generate ranks puzzles by exact counts, which handle up to {native.MAX_COUNT_LETTERS} "
+    if n > counting.MAX_COUNT_LETTERS:
+        raise InputError(f"generate ranks puzzles by exact counts, which handle up to {counting.MAX_COUNT_LETTERS} "
                          "letters; lower side_count or letters_per_side", field="letters_per_side",
                          value=spec.letters_per_side)
     rng = random.Random(spec.seed)
@@ -131,7 +133,7 @@ def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
             best = native.min_words(candidates, spec.par, budget, max_memory_mb=spec.max_memory_mb)
             if best is None or best[0] != spec.par:
                 continue
-            at_par = native.count_answers(table, spec.par, budget)[spec.par]
+            at_par = counting.count_answers(table, spec.par, budget)[spec.par]
             kept.append({"sides": sides, "words": problem.words_of(candidates, best[2]), "answers_at_par": at_par})
     except SearchTimeout:
         stopped = budget.reason
@@ -147,3 +149,7 @@ def generate(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
                          + (f"{counted(at_par, 'box', 'boxes')} {plural(at_par, 'needs', 'need')}" if at_par else "none needs")
                          + f" exactly {counted(spec.par, 'word')}; raise attempts or change par")
     return found
+
+
+#: This engine's tasks, each checked against the task contract (the capability table names them).
+TASKS: tuple[TaskFunction[BoxProblem, LetterBoxedSpec], ...] = (min_words, enumerate_, count, generate)

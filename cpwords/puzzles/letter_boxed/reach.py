@@ -15,12 +15,15 @@ function first checks that its arrays fit the ``max_memory_mb`` budget and raise
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from cpwords.engines.budget import Budget, MemoryBudgetExceeded
 from cpwords.puzzles.letter_boxed.words import WordTable
+
+if TYPE_CHECKING:
+    from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 
 #: Default memory budget of one Letter Boxed search (the ``max_memory_mb`` spec field).
 DEFAULT_MEMORY_MB = 1024
@@ -195,7 +198,7 @@ def position_domains(table: WordTable, k: int, budget: Budget | None = None, *,
     return domains
 
 
-def domains_or_none(table: WordTable, k: int, spec: Any, budget: Budget,
+def domains_or_none(table: WordTable, k: int, spec: LetterBoxedSpec, budget: Budget,
                     cache: dict[str, Any] | None = None) -> list[list[int]] | None:
     """:func:`position_domains` within the spec's memory budget, or None when some position can
     hold no word (then no answer of exactly k words exists).
@@ -203,6 +206,6 @@ def domains_or_none(table: WordTable, k: int, spec: Any, budget: Budget,
     Raises MemoryBudgetExceeded when the tables would not fit: the models without them are no
     smaller (every playable word at every position), and solvers were seen to ignore their
     interrupts for minutes on such formulas."""
-    domains = position_domains(table, k, budget, max_memory_mb=getattr(spec, "max_memory_mb", DEFAULT_MEMORY_MB),
+    domains = position_domains(table, k, budget, max_memory_mb=spec.max_memory_mb,
                                cache=cache)
     return None if any(not d for d in domains) else domains

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from rich.console import Group
@@ -11,6 +11,9 @@ from rich.text import Text
 
 from cpwords import display
 from cpwords.wording import counted
+
+if TYPE_CHECKING:
+    from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 
 
 def box_text(sides: list[str]) -> str:
@@ -39,7 +42,7 @@ def box_text(sides: list[str]) -> str:
     return "\n".join(lines)
 
 
-def render(spec: Any, result: Any) -> Any:
+def render(spec: LetterBoxedSpec, result: Any) -> Any:
     """A rich renderable of a Letter Boxed result (plain text when piped)."""
     items: list[Any] = []
     if result.title:
@@ -51,6 +54,7 @@ def render(spec: Any, result: Any) -> Any:
             items.append(Text(box_text(s.sides or [])))
             items.append(Text("  e.g. " + " → ".join(w.upper() for w in s.words)))
     else:
+        assert spec.sides is not None, "every task but generate has its box"
         items.append(Text(box_text(spec.sides)))
         if spec.task == "min_words" and result.solutions:
             s = result.solutions[0]
@@ -92,12 +96,12 @@ def letter_positions(sides: list[str], size: float = 300.0, margin: float = 60.0
     return out
 
 
-def most_pictures(spec: Any) -> int:
+def most_pictures(spec: LetterBoxedSpec) -> int:
     """The most pictures :func:`svgs` draws for ``spec`` (its files are named before solving)."""
     return int(spec.puzzles) if spec.task == "generate" else 1
 
 
-def svgs(spec: Any, result: Any, *, answer: bool = True) -> list[str]:
+def svgs(spec: LetterBoxedSpec, result: Any, *, answer: bool = True) -> list[str]:
     """The pictures to write, one file each: one per generated puzzle, else the box and its answer.
     ``answer=False`` draws the puzzles alone, for a player."""
     if spec.task == "generate":
@@ -105,12 +109,13 @@ def svgs(spec: Any, result: Any, *, answer: bool = True) -> list[str]:
     return [svg(spec, result, answer=answer)]
 
 
-def svg(spec: Any, result: Any, *, index: int = 0, answer: bool = True) -> str:
+def svg(spec: LetterBoxedSpec, result: Any, *, index: int = 0, answer: bool = True) -> str:
     """SVG drawing of the box and answer ``index`` (the first by default): each word a coloured
     path with a numbered start dot on its first letter and arrowheads along it; ``answer=False``
     draws the box alone (for a generated puzzle: with its par, for a player)."""
     solution = result.solutions[index] if index < len(result.solutions) else None
     sides = (getattr(solution, "sides", None) or spec.sides) if solution else spec.sides
+    assert sides is not None, "a box is drawn from the spec's sides or a generated puzzle's"
     size, margin = 300.0, 60.0
     full = size + 2 * margin
     pos = letter_positions(sides, size, margin)
@@ -152,7 +157,7 @@ def svg(spec: Any, result: Any, *, index: int = 0, answer: bool = True) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _caption(spec: Any, solution: Any, words: list[str]) -> str:
+def _caption(spec: LetterBoxedSpec, solution: Any, words: list[str]) -> str:
     """The line under the box (SVG markup): the numbered words in their colours, or a player's par."""
     if words:
         return " → ".join(f'<tspan fill="{_COLOURS[k % len(_COLOURS)]}">{k + 1} {escape(w.upper())}</tspan>'

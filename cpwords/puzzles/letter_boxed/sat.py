@@ -3,8 +3,9 @@
 Variables ``("pick", p, i)``: position p holds word i; ``("used", p)``: position p holds a word;
 ``("ends", p, l)``: the word at p ends with letter l. The word count is found by increasing K (or,
 for comparison, minimised incrementally by a totalizer over the ``used`` variables); ties are then
-broken by a second stage (see :func:`_cheapest`). Answers of k
-words are enumerated with blocking clauses projected on the ``pick`` variables.
+broken by a second stage (see :func:`_cheapest`). Answers of k words are enumerated with
+blocking clauses projected on the ``pick`` variables. The loops over K are shared with the CP-SAT
+engine (:mod:`~cpwords.puzzles.letter_boxed.sizes`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from typing import Any
 from cpwords.engines import forked
 from cpwords.engines import sat as engine
 from cpwords.engines.budget import Budget, SearchTimeout
+from cpwords.engines.cnf import CnfModel
 from cpwords.engines.found import Found
-from cpwords.engines.minimum import increasing_k
-from cpwords.puzzles.letter_boxed.answers import WordRows
-from cpwords.puzzles.letter_boxed.reach import domains_or_none
-from cpwords.puzzles.letter_boxed.sizes import enumerate_by_size
+from cpwords.engines.task import TaskFunction
+from cpwords.puzzles.letter_boxed.sizes import OnAnswer, Sizes, answers_by_size, fewest_words
+from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec
 from cpwords.puzzles.letter_boxed.words import BoxProblem, WordTable
 from cpwords.results import Status
 
@@ -39,7 +40,7 @@ class BoxCnf:
     """The CNF and the variables to read an answer from: ``pick[p]`` maps each word that
     position p may hold to its variable."""
 
-    cnf: engine.CnfModel
+    cnf: CnfModel
     pick: list[dict[int, int]]
     used: list[int]
 
@@ -50,13 +51,13 @@ class BoxCnf:
 
 def build_cnf(table: WordTable, positions: int, *, all_used: bool, prefix_rule: bool,
               domains: list[list[int]] | None = None, budget: Budget | None = None) -> BoxCnf:
-    """CNF with ``positions`` word slots (see :func:`cpwords.puzzles.letter_boxed.cpsat.build_model`).
+    """CNF with ``positions`` word slots (see :func:`cpwords.puzzles.letter_boxed.cpsat_models.build_model`).
 
     ``domains[p]``: the words position p may hold (:func:`~cpwords.puzzles.letter_boxed.reach.
     position_domains`); every word everywhere when None.
     """
     n, w_count = table.box.n, len(table)
-    m = engine.CnfModel(budget)
+    m = CnfModel(budget)
     if domains is None:
         domains = [list(range(w_count))] * positions
     pick = [{i: m.var(("pick", p, i)) for i in domains[p]} for p in range(positions)]
@@ -94,7 +95,7 @@ def build_cnf(table: WordTable, positions: int, *, all_used: bool, prefix_rule: 
     return BoxCnf(m, pick, used)
 
 
-def _each_word_once(m: engine.CnfModel, pick: list[dict[int, int]]) -> None:
+def _each_word_once(m: CnfModel, pick: list[dict[int, int]]) -> None:
     """No word at two positions: at most one of each word's pick variables."""
     at: dict[int, list[int]] = {}
     for row in pick:
@@ -105,7 +106,7 @@ def _each_word_once(m: engine.CnfModel, pick: list[dict[int, int]]) -> None:
             _at_most_one(m, vs)
 
 
-def _at_most_one(m: engine.CnfModel, lits: list[int]) -> None:
+def _at_most_one(m: CnfModel, lits: list[int]) -> None:
     """At most one of ``lits``: pairwise when few, else a ladder (``x_i → s_i``, ``s_i → s_{i+1}``,
     ``x_{i+1} → ¬s_i``) written clause by clause, so a big model checks the budget as it grows."""
     if len(lits) <= 6:
@@ -179,7 +180,7 @@ def _cover_cnf(table: WordTable, k: int, domains: list[list[int]], slack: int,
     k words covering n letters have at least n + k - 1 letters: each letter is in some word, each
     join letter in two neighbours. The rest is *excess*: a word's repeated letters, and each word
     holding a letter an earlier word holds too, unless the two are neighbours joined on it (the
-    same count as :func:`cpwords.puzzles.letter_boxed.cpsat.cover_model`). Variables
+    same count as :func:`cpwords.puzzles.letter_boxed.cpsat_models.cover_model`). Variables
     ``("pick", p, i)``, ``("has", p, l)`` (the word at p has letter l) and ``("join", p, l)``
     (the words at p and p + 1 meet on letter l). Without excess, a letter may be in two words
     only as their join, pair by pair: picking a word rules out, by unit propagation, every word
@@ -188,35 +189,17 @@ def _cover_cnf(table: WordTable, k: int, domains: list[list[int]], slack: int,
     ``slack`` of them are true (a sequential counter). CaDiCaL answers the no-excess CNF on
     18-letter boxes in 3 to 4 s, where a CNF counting the word lengths took more than 60 s.
     """
-    n = table.box.n
-    cost, mask, first, last = table.cost, table.mask, table.first, table.last
+    n, cost, mask = table.box.n, table.cost, table.mask
     kept = [[i for i in d if cost[i] - mask[i].bit_count() <= slack] for d in domains]
     if any(not d for d in kept):
         return None
-    m = engine.CnfModel(budget)
+    m = CnfModel(budget)
     pick = [{i: m.var(("pick", p, i)) for i in d} for p, d in enumerate(kept)]
     has = [[m.var(("has", p, c)) for c in range(n)] for p in range(k)]
     join = [[m.var(("join", p, c)) for c in range(n)] for p in range(k - 1)]
     excess: list[int] = []
     for p in range(k):
-        m.at_least_one(list(pick[p].values()))
-        _at_most_one(m, list(pick[p].values()))
-        holders: list[list[int]] = [[] for _ in range(n)]
-        repeats = [m.var(("repeats", p, r)) for r in range(1, slack + 1)]
-        excess += repeats
-        for i, x in pick[p].items():
-            for c in range(n):
-                if mask[i] >> c & 1:
-                    m.implies(x, has[p][c])
-                    holders[c].append(x)
-            if p + 1 < k:
-                m.implies(x, join[p][last[i]])
-            if p > 0:
-                m.implies(x, join[p - 1][first[i]])
-            for r in range(cost[i] - mask[i].bit_count()):
-                m.implies(x, repeats[r])
-        for c in range(n):
-            m.add([-has[p][c], *holders[c]])
+        excess += _cover_position(m, table, p, pick[p], has[p], join, slack)
     for row in join:
         m.at_least_one(row)
         _at_most_one(m, row)
@@ -235,7 +218,33 @@ def _cover_cnf(table: WordTable, k: int, domains: list[list[int]], slack: int,
     return BoxCnf(m, pick, [])
 
 
-def _letter_excess(m: engine.CnfModel, has: list[int], join: list[int], slack: int, letter: int) -> list[int]:
+def _cover_position(m: CnfModel, table: WordTable, p: int, pick: dict[int, int], has: list[int],
+                    join: list[list[int]], slack: int) -> list[int]:
+    """Position p's clauses in :func:`_cover_cnf`: one word of ``pick``, the letters it has
+    (``has``), the joins with its neighbours; returns the variables counting its repeated letters."""
+    n, k = table.box.n, len(join) + 1
+    cost, mask, first, last = table.cost, table.mask, table.first, table.last
+    m.at_least_one(list(pick.values()))
+    _at_most_one(m, list(pick.values()))
+    holders: list[list[int]] = [[] for _ in range(n)]
+    repeats = [m.var(("repeats", p, r)) for r in range(1, slack + 1)]
+    for i, x in pick.items():
+        for c in range(n):
+            if mask[i] >> c & 1:
+                m.implies(x, has[c])
+                holders[c].append(x)
+        if p + 1 < k:
+            m.implies(x, join[p][last[i]])
+        if p > 0:
+            m.implies(x, join[p - 1][first[i]])
+        for r in range(cost[i] - mask[i].bit_count()):
+            m.implies(x, repeats[r])
+    for c in range(n):
+        m.add([-has[c], *holders[c]])
+    return repeats
+
+
+def _letter_excess(m: CnfModel, has: list[int], join: list[int], slack: int, letter: int) -> list[int]:
     """One letter's clauses in :func:`_cover_cnf` (``has[p]``: the word at p has it; ``join[p]``:
     the words at p and p + 1 meet on it): without excess, no two words have it unless they are
     neighbours joined on it; with excess, the variables marking each word that has it after an
@@ -260,81 +269,82 @@ def _letter_excess(m: engine.CnfModel, has: list[int], join: list[int], slack: i
     return excess
 
 
-def _solve_outcome(cnf: engine.CnfModel, budget: Budget) -> tuple[Status, set[int], dict[str, Any]]:
+def _solve_outcome(cnf: CnfModel, budget: Budget) -> tuple[Status, set[int], dict[str, Any]]:
     """Status, true variables and figures of one CaDiCaL call (what a forked child sends back)."""
     outcome = engine.solve(cnf, budget, solver_name=MINIMUM_SOLVER)
     return outcome.status, outcome.true_vars, outcome.stats
 
 
-def min_words(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def min_words(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """Fewest words by increasing K (a CNF of exactly K words for K = 1, 2, ...: the first
-    satisfiable K is optimal), then least cost (:func:`_cheapest`). Ranked by letters, each K is
-    first asked at the bound (:func:`_cover_cnf` without excess, n + K - 1 letters): an answer there is optimal
-    in both, and a proof that there is none starts the tie-break one letter higher.
+    satisfiable K is optimal), then least cost (:func:`_cheapest`), by
+    :func:`~cpwords.puzzles.letter_boxed.sizes.fewest_words`. Ranked by letters, each K is first
+    asked at the bound (:func:`_cover_cnf` without excess, n + K - 1 letters): an answer there is
+    optimal in both, and a proof that there is none starts the tie-break one letter higher.
 
     Small K models are proved fast; :func:`min_words_by_totalizer` (one CNF with empty positions,
     the number of used positions minimised by an incremental totalizer) gives the same minimum and
     is kept for comparison.
     """
-    table = problem.candidates
-    domains: dict[int, list[list[int]] | None] = {}
-    reach_cache: dict[str, Any] = {}
-    bound: dict[int, Status] = {}  # k -> how the CNF at the bound n + k - 1 letters ended
+    return fewest_words(problem, spec, budget, _exactly, _tie_break)
 
-    def exactly(k: int, budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
-        try:
-            found = domains[k] = domains_or_none(table, k, spec, budget, reach_cache)
-            if found is None:
-                return Status.INFEASIBLE, None, {}
-            stats: dict[str, Any] = {}
-            if table.rank == "letters":
-                at = _cover_cnf(table, k, found, 0, budget)
-                got = (Status.INFEASIBLE, set(), {}) if at is None else forked.call(
-                    lambda: _solve_outcome(at.cnf, budget), budget)
-                if got is None:
-                    return Status.UNKNOWN, None, {}
-                bound[k], true_vars, stats = got
-                if at is not None and bound[k].solved:
-                    return Status.OPTIMAL, _decode(at, true_vars), stats
-                if bound[k] is not Status.INFEASIBLE:
-                    return bound[k], None, stats
-            bc = build_cnf(table, k, all_used=True, prefix_rule=False, domains=found, budget=budget)
-        except SearchTimeout:
-            return Status.UNKNOWN, None, {}
-        # In a child process the deadline holds even when MiniSat is slow to see its interrupt.
-        outcome = forked.call(lambda: engine.solve(bc.cnf, budget, solver_name=MINIMUM_SOLVER), budget)
-        if outcome is None:
-            return Status.UNKNOWN, None, stats
-        stats = outcome.stats | {"solver_s": round(stats.get("solver_s", 0.0) + outcome.stats["solver_s"], 6)}
-        return outcome.status, (_decode(bc, outcome.true_vars) if outcome.status.solved else None), stats
 
-    first = increasing_k(range(1, spec.max_words + 1), exactly, budget)
-    found = Found(stats=dict(first.stats))
-    if first.answer is None:
-        return found if first.complete else found.stop(first.stopped)
-    answer = first.answer
-    found.objective = len(answer)
-    if bound.get(len(answer), Status.UNKNOWN).solved:
-        got: tuple[Status, list[int] | None, dict[str, Any]] | None = (Status.OPTIMAL, answer, {})
-        found.stats["tie_break"] = "at the bound"  # no answer of that many words has fewer letters
-    else:
-        above = bound.get(len(answer)) is Status.INFEASIBLE
-        try:
-            got = forked.call(lambda: _cheapest(table, len(answer), budget, domains.get(len(answer)),
-                                                above_bound=above, upper=sum(table.cost[i] for i in answer)), budget)
-        except SearchTimeout:
-            got = None
+def _exactly(sizes: Sizes, k: int, budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
+    """An answer of exactly k words, or why there is none: at the bound first when ranked by
+    letters, then the CNF of k words, solved in a child process."""
+    table = sizes.table
+    stats: dict[str, Any] = {}
+    try:
+        domains = sizes.domains_of(k, budget)
+        if domains is None:
+            return Status.INFEASIBLE, None, {}
+        if table.rank == "letters":
+            status, answer, stats = _at_the_bound(sizes, k, domains, budget)
+            if status is not Status.INFEASIBLE:
+                return status, answer, stats
+        bc = build_cnf(table, k, all_used=True, prefix_rule=False, domains=domains, budget=budget)
+    except SearchTimeout:
+        return Status.UNKNOWN, None, {}
+    # In a child process the deadline holds even when MiniSat is slow to see its interrupt.
+    outcome = forked.call(lambda: engine.solve(bc.cnf, budget, solver_name=MINIMUM_SOLVER), budget)
+    if outcome is None:
+        return Status.UNKNOWN, None, stats
+    stats = outcome.stats | {"solver_s": round(stats.get("solver_s", 0.0) + outcome.stats["solver_s"], 6)}
+    return outcome.status, (_decode(bc, outcome.true_vars) if outcome.status.solved else None), stats
+
+
+def _at_the_bound(sizes: Sizes, k: int, domains: list[list[int]],
+                  budget: Budget) -> tuple[Status, list[int] | None, dict[str, Any]]:
+    """An answer of k words with n + k - 1 letters (the fewest; ``optimal``), ``infeasible`` when
+    there is none (answers with more letters may exist), or ``unknown``; ``sizes.bound[k]`` says
+    how the CNF at the bound ended."""
+    at = _cover_cnf(sizes.table, k, domains, 0, budget)
+    got = (Status.INFEASIBLE, set(), {}) if at is None else forked.call(
+        lambda: _solve_outcome(at.cnf, budget), budget)
+    if got is None:
+        return Status.UNKNOWN, None, {}
+    sizes.bound[k], true_vars, stats = got
+    if at is not None and sizes.bound[k].solved:
+        return Status.OPTIMAL, _decode(at, true_vars), stats
+    return sizes.bound[k], None, stats
+
+
+def _tie_break(sizes: Sizes, answer: list[int], budget: Budget,
+               stats: dict[str, Any]) -> tuple[Status, list[int] | None]:
+    """A cheapest answer of ``len(answer)`` words (:func:`_cheapest`, in a child process)."""
+    table, k = sizes.table, len(answer)
+    above = sizes.bound.get(k) is Status.INFEASIBLE
+    try:
+        got = forked.call(lambda: _cheapest(table, k, budget, sizes.domains.get(k), above_bound=above,
+                                            upper=sum(table.cost[i] for i in answer)), budget)
+    except SearchTimeout:
+        got = None
     status, cheapest, more = got if got is not None else (Status.FEASIBLE, None, {})
-    found.stats["solver_s"] = round(found.stats.get("solver_s", 0.0) + more.get("solver_s", 0.0), 6)
-    found.answers = [problem.words_of(table, cheapest if cheapest is not None else answer)]
-    if status is not Status.OPTIMAL:
-        found.stop(budget.reason)  # the fewest words is proved; the tie-break is not
-        found.message = ("the time limit was reached: the number of words is proved fewest, "
-                         "but a cheaper answer of that length may exist")
-    return found
+    stats["solver_s"] = round(stats.get("solver_s", 0.0) + more.get("solver_s", 0.0), 6)
+    return status, cheapest
 
 
-def min_words_by_totalizer(spec: Any, table: WordTable, budget: Budget | None = None) -> tuple[Status, int | None]:
+def min_words_by_totalizer(spec: LetterBoxedSpec, table: WordTable, budget: Budget | None = None) -> tuple[Status, int | None]:
     """The fewest words from one CNF with ``max_words`` positions (empties only at the end),
     minimising the used positions incrementally with ``minimise_count``."""
     bc = build_cnf(table, spec.max_words, all_used=False, prefix_rule=False)
@@ -343,39 +353,29 @@ def min_words_by_totalizer(spec: Any, table: WordTable, budget: Budget | None = 
     return outcome.status, best_k
 
 
-def _each_size(problem: BoxProblem, spec: Any, on_answer: Any, limit: int | None, budget: Budget) -> Found:
-    """Enumerate answers of 1..max_words words, one CNF per word count, blocking clauses on the picks."""
-    table = problem.table
-    assert table is not None
-
-    def enumerate_k(k: int, limit: int | None, budget: Budget) -> tuple[int, str | None]:
-        try:
-            domains = domains_or_none(table, k, spec, budget)
-            if domains is None:
-                return 0, None
-            bc = build_cnf(table, k, all_used=True, prefix_rule=True, domains=domains, budget=budget)
-        except SearchTimeout:
-            return 0, budget.reason or "time_limit"
-        callback = None if on_answer is None else (lambda chosen: on_answer(_decode(bc, chosen)))
-        run = engine.enumerate_models(bc.cnf, bc.pick_vars(), budget, on_model=callback, limit=limit, keep=False,
-                                      solver_name=SOLVER)
-        return run.count, run.stopped
-
-    return enumerate_by_size(spec, enumerate_k, limit, budget)
+def _enumerate_cnf(bc: BoxCnf, on_answer: OnAnswer | None, limit: int | None, budget: Budget) -> tuple[int, str | None]:
+    """The answers of one CNF, by blocking clauses on the picks: how many, and why it stopped early."""
+    callback = None if on_answer is None else (lambda chosen: on_answer(_decode(bc, chosen)))
+    run = engine.enumerate_models(bc.cnf, bc.pick_vars(), budget, on_model=callback, limit=limit, keep=False,
+                                  solver_name=SOLVER)
+    return run.count, run.stopped
 
 
-def enumerate_(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def _build_listing_cnf(table: WordTable, k: int, domains: list[list[int]], budget: Budget) -> BoxCnf:
+    return build_cnf(table, k, all_used=True, prefix_rule=True, domains=domains, budget=budget)
+
+
+def enumerate_(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """Every answer of at most ``max_words`` words (up to ``limit``), by blocking clauses."""
-    table = problem.table
-    assert table is not None
-    answers = WordRows(spec.max_words, budget=budget)
-    found = _each_size(problem, spec, answers.append, spec.limit, budget)
-    found.answers = answers
-    return found
+    return answers_by_size(problem, spec, budget, listing=True, build=_build_listing_cnf,
+                           enumerate_model=_enumerate_cnf)
 
 
-def count(problem: BoxProblem, spec: Any, budget: Budget) -> Found:
+def count(problem: BoxProblem, spec: LetterBoxedSpec, budget: Budget) -> Found:
     """Answers per word count by projected enumeration (exact unless the budget stops it)."""
-    found = _each_size(problem, spec, None, None, budget)
-    found.stats["method"] = "enumeration"
-    return found
+    return answers_by_size(problem, spec, budget, listing=False, build=_build_listing_cnf,
+                           enumerate_model=_enumerate_cnf)
+
+
+#: This engine's tasks, each checked against the task contract (the capability table names them).
+TASKS: tuple[TaskFunction[BoxProblem, LetterBoxedSpec], ...] = (min_words, enumerate_, count)

@@ -33,6 +33,7 @@ from ortools.sat.python import cp_model
 from cpwords.engines import cpsat as engine
 from cpwords.engines.budget import Budget
 from cpwords.engines.found import Found
+from cpwords.engines.outcome import Enumeration
 from cpwords.geometry import orbit_size
 from cpwords.puzzles.prefix_suffix_board.cpsat_models import build_model, fillings_model, placement_model
 from cpwords.puzzles.prefix_suffix_board.problem import PlacementCount, Problem
@@ -62,7 +63,7 @@ _FILLINGS_PARAMETERS: dict[str, Any] = {"search_branching": cp_model.FIXED_SEARC
 
 
 def placement_vectors(problem: Problem, budget: Budget, seed: int | None = None
-                      ) -> tuple[list[tuple[int, ...]], engine.Enumeration]:
+                      ) -> tuple[list[tuple[int, ...]], Enumeration]:
     """The lex-leader suffix placements of :func:`placement_model`, by CP-SAT enumeration (a
     superset of those admitting a board: the others have no filling)."""
     model, xs = placement_model(problem, budget)
@@ -77,7 +78,7 @@ def placement_vectors(problem: Problem, budget: Budget, seed: int | None = None
 
 
 def enumerated_fillings(problem: Problem, vector: tuple[int, ...], budget: Budget, limit: int | None
-                        ) -> engine.Enumeration:
+                        ) -> Enumeration:
     """CP-SAT enumeration of one placement's fillings, stopping after ``limit`` (then incomplete,
     ``stopped == "limit"``)."""
     model, ys = fillings_model(problem, vector)
@@ -166,7 +167,7 @@ def count_boards(problem: Problem, spec: Any, budget: Budget) -> Found:
 
 
 def _enumerate_placements(problem: Problem, budget: Budget, seed: int | None,
-                          on_placement: Any) -> engine.Enumeration:
+                          on_placement: Any) -> Enumeration:
     """CP-SAT enumeration of :func:`placement_model`, calling ``on_placement(values)`` for each
     (returning False stops it)."""
     model, xs = placement_model(problem, budget)

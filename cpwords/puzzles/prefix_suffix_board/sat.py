@@ -22,6 +22,7 @@ from cpwords.engines import counting
 from cpwords.engines import sat as engine
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
+from cpwords.engines.outcome import Enumeration
 from cpwords.geometry import orbit_size
 from cpwords.puzzles.prefix_suffix_board.problem import PlacementCount, Problem
 from cpwords.puzzles.prefix_suffix_board.sat_models import BoardCnf, FillingsCnf
@@ -50,7 +51,7 @@ def count_placement(problem: Problem, vector: tuple[int, ...]) -> PlacementCount
     return result
 
 
-def placement_vectors(problem: Problem, budget: Budget) -> tuple[list[tuple[int, ...]], engine.SatEnumeration]:
+def placement_vectors(problem: Problem, budget: Budget) -> tuple[list[tuple[int, ...]], Enumeration]:
     """The lex-leader suffix placements that admit a board, by projected SAT enumeration.
 
     Raises

@@ -31,6 +31,7 @@ from ortools.sat.python import cp_model
 from cpwords.engines import cpsat as engine
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
+from cpwords.engines.outcome import Outcome
 from cpwords.puzzles.spelling_bee.words import (
     HIVE_SIZE,
     PANGRAM_BONUS,
@@ -109,7 +110,7 @@ class HiveModel:
         chosen = [self.x[i] for i in range(self.size) if hive >> i & 1] + [self.y[i] for i in range(self.size) if center >> i & 1]
         self.model.add(sum(chosen) <= len(chosen) - 1)
 
-    def read(self, outcome: engine.Outcome) -> tuple[int, int, list[int]]:
+    def read(self, outcome: Outcome) -> tuple[int, int, list[int]]:
         """The hive, its centre and the letter sets the answer makes valid."""
         hive = sum(1 << i for i in range(self.size) if outcome.value(self.x[i]))
         center = sum(1 << i for i in range(self.size) if outcome.value(self.y[i]))

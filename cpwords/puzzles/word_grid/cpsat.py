@@ -20,6 +20,7 @@ from cpwords.engines import cpsat
 from cpwords.engines.budget import Budget
 from cpwords.engines.cpsat import BuildTimeout, check_building, lex_leader_constraints
 from cpwords.engines.found import Found
+from cpwords.engines.outcome import Outcome
 from cpwords.geometry import canonical_form, orbit_size
 from cpwords.puzzles.word_grid.problem import GridProblem, arc_consistent, shuffled_order
 from cpwords.results import Status
@@ -34,7 +35,7 @@ class GridModel:
     costs: list[cp_model.IntVar]
     alphabet: list[int]
 
-    def letters(self, outcome: cpsat.Outcome) -> list[int]:
+    def letters(self, outcome: Outcome) -> list[int]:
         """The answer's letter indices, one per cell."""
         return [self.alphabet[outcome.value(v)] for v in self.cells]
 
@@ -204,7 +205,7 @@ def _solve_repeatedly(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     return found
 
 
-def _stopped(found: Found, outcome: cpsat.Outcome) -> Found:
+def _stopped(found: Found, outcome: Outcome) -> Found:
     """``found``, stopped as ``outcome`` was; its reason in words when nothing was found."""
     if not found.answers and outcome.message is not None:
         found.message = outcome.message
