@@ -133,7 +133,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_schema)
 
     if command in ("dict", None) or command not in {"solve", "schema"} | {k.command for k in puzzles.kinds().values()}:
-        from cpwords.lexicon.cli import add_parser as add_dict
+        from cpwords.commands.dictionary import add_parser as add_dict
 
         add_dict(sub, [json_option()])
     if command in ("serve", None) or command not in {"solve", "schema", "dict"} | {k.command for k in puzzles.kinds().values()}:
@@ -150,7 +150,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def command_tools() -> puzzles.CommandTools:
     """What every kind's shortcut command is handed (the kinds never import the CLI)."""
-    from cpwords.lexicon.cli import ref_from_option
+    from cpwords.commands.dictionary import ref_from_option
 
     return puzzles.CommandTools(solve_and_print=solve_and_print, field_choices=field_choices,
                                 dictionary_option=ref_from_option, positive_int=positive_int)
@@ -202,7 +202,7 @@ def solve_and_print(specs: Sequence[Any], args: argparse.Namespace, inputs: Sequ
     svg_name = _picture_option(args)
     dictionary = None
     if getattr(args, "dict_option", None):
-        from cpwords.lexicon.cli import ref_from_option
+        from cpwords.commands.dictionary import ref_from_option
 
         dictionary = ref_from_option(args.dict_option)
     options = Options(engine=getattr(args, "engine", None), seed=getattr(args, "seed", None),
