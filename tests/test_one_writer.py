@@ -395,7 +395,7 @@ def test_d2_a_batch_of_documents_stopped_in_one_build_starts_one_builder(
     from cpwords import api
     from cpwords.results import Result
 
-    def stopped(spec: Any, **kwargs: Any) -> Result:
+    def stopped(spec: Any, *args: Any, **kwargs: Any) -> Result:
         return Result(kind="ladder", status="unknown", engine="native", task="shortest",
                       message="the time limit was reached", stats={"build_stopped": "the ladder index of big.txt",
                                                                    "stopped": "time_limit"})
