@@ -339,7 +339,7 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
     try:
         from cpwords.cli import main
     except ImportError:  # the main CLI not there: our own parser
-        from cpwords.lexicon.cli import add_parser
+        from cpwords.commands.dictionary import add_parser
 
         def main(argv: list[str]) -> int:
             parser = argparse.ArgumentParser()

@@ -29,7 +29,7 @@ import pytest
 from pace import HANG_S, big_word_list, running, wait_until
 from test_robustness import assert_one_error_line, run_main
 
-from cpwords import background, cli, writer
+from cpwords import api, background, cli, writer
 from cpwords.cluster.checkpoint import Checkpoint
 from cpwords.errors import InputError
 
@@ -225,20 +225,20 @@ def test_a3_out_at_a_dangling_link_needs_force(tmp_path: Path, capsys: pytest.Ca
 
 
 def _nested(monkeypatch: pytest.MonkeyPatch, argv_b: list[str], codes: list[int]) -> None:
-    """While the next run solves its first puzzle, run B (``argv_b``) to its end, as a second
-    process on the same output would."""
-    solve_one = cli._solve_one
+    """When the next run has solved its first puzzle (before showing it), run B (``argv_b``) to its
+    end, as a second process on the same output would."""
+    solve_stream = api.solve_stream
 
     started: list[bool] = []
 
     def solve_then_run_b(*args: Any, **kwargs: Any) -> Any:
-        result = solve_one(*args, **kwargs)
-        if not started:
-            started.append(True)
-            codes.append(cli.main(argv_b))
-        return result
+        for result in solve_stream(*args, **kwargs):
+            if not started:
+                started.append(True)
+                codes.append(cli.main(argv_b))
+            yield result
 
-    monkeypatch.setattr(cli, "_solve_one", solve_then_run_b)
+    monkeypatch.setattr(api, "solve_stream", solve_then_run_b)
 
 
 BOX_A = ["letter-boxed", "lme", "iuf", "wcb", "oas", "--task", "enumerate", "--max-words", "3", "--limit", "40"]
@@ -300,7 +300,7 @@ def test_a5_two_options_naming_one_file_are_refused_before_solving(argv: list[st
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A5: ``--svg same.svg --out same.svg`` lost the picture; now refused, with --force too."""
     (tmp_path / "link.svg").symlink_to(tmp_path / "same.svg")
-    monkeypatch.setattr(cli, "_solve_one", lambda *a, **k: pytest.fail("solved before the names were checked"))
+    monkeypatch.setattr(api, "solve_stream", lambda *a, **k: pytest.fail("solved before the names were checked"))
     run = run_main(["letter-boxed", "lme", "iuf", "wcb", "oas", "--force",
                     *[a.replace("{d}", str(tmp_path)) for a in argv]], capsys)
     assert_one_error_line(run, naming="names the same file as")
@@ -330,7 +330,7 @@ def test_e12_derived_picture_names_too_long_are_refused_before_solving(tmp_path:
     """E12: two grids are drawn as NAME-1.svg and NAME-2.svg; with NAME 250 bytes long those do
     not fit the file system: refused before solving (it printed the grids, then failed)."""
     target = tmp_path / ("a" * 250 + ".svg")
-    monkeypatch.setattr(cli, "_solve_one", lambda *a, **k: pytest.fail("solved before the names were checked"))
+    monkeypatch.setattr(api, "solve_stream", lambda *a, **k: pytest.fail("solved before the names were checked"))
     run = run_main(["grid", "--generate", "2", "--seed", "1", "--svg", str(target)], capsys)
     assert_one_error_line(run, naming="longer than the file system takes")
     assert run.stdout == "" and list(tmp_path.iterdir()) == []
@@ -395,7 +395,7 @@ def test_d2_a_batch_of_documents_stopped_in_one_build_starts_one_builder(
     from cpwords import api
     from cpwords.results import Result
 
-    def stopped(spec: Any, **kwargs: Any) -> Result:
+    def stopped(spec: Any, *args: Any, **kwargs: Any) -> Result:
         return Result(kind="ladder", status="unknown", engine="native", task="shortest",
                       message="the time limit was reached", stats={"build_stopped": "the ladder index of big.txt",
                                                                    "stopped": "time_limit"})

@@ -30,7 +30,7 @@ from types import FrameType
 import pytest
 from pace import HANG_S
 
-from cpwords import cli
+from cpwords import api
 from cpwords.cli import main
 
 ERROR_LINE = re.compile(r"^cpwords(?: [\w-]+)*: error: \S")
@@ -429,7 +429,7 @@ def test_svg_that_cannot_be_written_is_refused_before_solving(where: str, tmp_pa
               "readonly": _readonly_target(tmp_path)}[where]
     if where == "folder":
         Path(target).mkdir()
-    monkeypatch.setattr(cli, "_solve_one", lambda *a, **k: pytest.fail("solved before the --svg check"))
+    monkeypatch.setattr(api, "solve_stream", lambda *a, **k: pytest.fail("solved before the --svg check"))
     run = run_main(["letter-boxed", "lme", "iuf", "wcb", "oas", "--svg", target, "--force", "--json"], capsys)
     line = assert_one_error_line(run, naming=target)
     assert "--svg" in line and run.stdout == ""

@@ -5,7 +5,7 @@ the signal the way a terminal does (Ctrl-C: SIGINT to the whole process group, w
 or the way a supervisor does (SIGTERM to the process), and checks the exit code, the time it took,
 stderr, and that no process the command started is left running. The bound is generous (a
 deadline is a correctness check here, not a benchmark): the run's own stop through the solvers'
-interruption, else the one-second backstop of :func:`cpwords.cli.stop_on_signals`, plus the
+interruption, else the one-second backstop of :func:`cpwords.commands.signals.stop_on_signals`, plus the
 processor work of stopping, stretched by the machine's contention (tests/pace.py). The signal is
 sent once the command has done more processor work than starting takes, however long that takes.
 

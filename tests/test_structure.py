@@ -21,7 +21,7 @@ PACKAGE = Path(cpwords.__file__).resolve().parent
 
 #: (floor, module-name pattern): the first pattern that matches gives a module's floor.
 FLOORS: list[tuple[int, str]] = [
-    (9, r"cpwords\.__main__|cpwords\.cli|cpwords\.background|cpwords\.output|cpwords\.server(\..*)?|cpwords\.lexicon\.cli"),
+    (9, r"cpwords\.__main__|cpwords\.cli|cpwords\.background|cpwords\.output|cpwords\.server(\..*)?|cpwords\.commands(\..*)?"),
     (8, r"cpwords"),
     (7, r"cpwords\.api|cpwords\.verify|cpwords\.options|cpwords\.route|cpwords\.checking|cpwords\.running"),
     (6, r"cpwords\.cluster(\..*)?"),

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from cpwords.engines.found import Found
     from cpwords.engines.task import TaskFunction
     from cpwords.results import Result, Solution
-    from cpwords.specs import BaseSpec
+    from cpwords.specs import BaseSpec, DictionaryRef
 
 @dataclass
 class Prepared:
@@ -345,3 +345,19 @@ def get(name: str) -> PuzzleKind:
 def by_command(command: str) -> PuzzleKind | None:
     """The kind whose CLI shortcut is ``command``."""
     return next((k for k in kinds().values() if k.command == command), None)
+
+
+def word_facts(word: str, ref: DictionaryRef) -> dict[str, Any]:
+    """What is known about ``word``: the dictionary's facts (:func:`cpwords.lexicon.facts.word_facts`)
+    and, for a word in the dictionary, those each kind adds (a ladder's group and links), each
+    under its label and as a ``[label, text]`` row of ``more``."""
+    from cpwords.lexicon.facts import word_facts as dictionary_word_facts
+
+    facts = dictionary_word_facts(word, ref)
+    if facts["in_dictionary"]:
+        for kind in kinds().values():
+            if kind.word_facts:
+                for label, data, text in kind.load(kind.word_facts)(word, ref):
+                    facts[label] = data
+                    facts["more"].append([label.replace("_", " "), text])
+    return facts

@@ -135,7 +135,7 @@ def result_pictures(kind: Any, spec: Any, result: Any, *, blank: bool = False) -
 
 def word_answer(name: str, word: str) -> bytes:
     """What the built-in dictionary ``name`` knows about ``word`` (``cpwords dict info``), as JSON."""
-    from cpwords.lexicon.cli import word_facts
+    from cpwords.puzzles import word_facts
     from cpwords.specs import DictionaryRef
 
     facts = word_facts(word, DictionaryRef(name=name))

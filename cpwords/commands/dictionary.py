@@ -1,9 +1,10 @@
 """``cpwords dict …``: list the dictionaries, describe one or a word, define a word.
 
-Each sub-command builds plain data (:func:`dictionary_list`, :func:`dictionary_facts`,
-:func:`word_facts`) and prints it as a table, or as JSON with ``--json``. Facts that belong to a
-puzzle kind (a word's ladder group and links) come through the kinds' descriptors
-(``word_facts``), so this module knows no puzzle.
+Each sub-command gets plain data (:func:`cpwords.lexicon.facts.dictionary_list`,
+:func:`~cpwords.lexicon.facts.dictionary_facts`, :func:`cpwords.puzzles.word_facts`) and prints
+it as a table, or as JSON with ``--json``. Facts that belong to a puzzle kind (a word's ladder
+group and links) come through the kinds' descriptors, so this module knows no puzzle. Here too
+lives the ``--dict`` option's reading (:func:`ref_from_option`), which every solving command uses.
 """
 
 from __future__ import annotations
@@ -68,40 +69,9 @@ def _emit(args: argparse.Namespace, data: Any, *items: object) -> None:
         console().print(item)
 
 
-def dictionary_list() -> list[dict[str, Any]]:
-    """The built-in dictionaries: name, number of words, what they are."""
-    from cpwords.alphabet import alphabet_of
-    from cpwords.lexicon import builtin
-    from cpwords.lexicon.sources import (
-        COMMON_MAX_LEVEL,
-        COMMON_VERSION,
-        DEFAULT_DICTIONARY,
-        LANGUAGES,
-        WORD_LISTS,
-    )
-
-    rows: list[dict[str, Any]] = []
-    for variant, prefix in (("american", "scowl-"), ("british", "scowl-british-")):
-        for level, count in builtin.level_counts(variant).items():
-            name = f"{prefix}{level}"
-            rows.append({"name": name, "words": count, "what": f"SCOWL {variant} English, levels <= {level}",
-                         "default": name == DEFAULT_DICTIONARY})
-    rows.append({"name": "common-N", "words": None, "default": False,
-                 "what": f"the N most frequent words (wordfreq) of scowl-{COMMON_MAX_LEVEL} that are not mostly names or "
-                         f"abbreviations, e.g. common-5k (list version {COMMON_VERSION})"})
-    rows.append({"name": "enable2k", "words": len(builtin.word_list(WORD_LISTS["enable2k"])), "default": False,
-                 "what": "ENABLE2K (public domain), the word-game solvers' reference list"})
-    for language in LANGUAGES:
-        alphabet = alphabet_of(language)
-        rows.append({"name": language, "words": builtin.language_size(alphabet.code), "default": False,
-                     "language": language, "letters": alphabet.describe(),
-                     "what": f"{language.capitalize()} ({alphabet.code}): wordfreq words that Hunspell "
-                             f"accepts; letters {alphabet.describe()}"})
-    return rows
-
-
 def _cmd_list(args: argparse.Namespace) -> int:
     from cpwords.display import make_table
+    from cpwords.lexicon.facts import dictionary_list
 
     rows = dictionary_list()
     table = make_table(["name", "words", "what"],
@@ -129,18 +99,9 @@ def _cmd_info(args: argparse.Namespace) -> int:
     return _dictionary_info(args, ref_from_option(args.target))
 
 
-def dictionary_facts(ref: DictionaryRef) -> dict[str, Any]:
-    """Size, words by length, the most common words and the content hash of a dictionary."""
-    from cpwords.lexicon import load_lexicon
-
-    lex = load_lexicon(ref)
-    return {"dictionary": ref.label(), "language": lex.language, "letters": lex.alphabet.describe(),
-            "folding": lex.alphabet.rule(), "words": len(lex), "by_length": {str(n): c for n, c in lex.length_counts().items()},
-            "most_common": lex.words[:12], "warnings": list(lex.warnings), "content_hash": lex.content_hash}
-
-
 def _dictionary_info(args: argparse.Namespace, ref: DictionaryRef) -> int:
     from cpwords.display import make_table
+    from cpwords.lexicon.facts import dictionary_facts
 
     data = dictionary_facts(ref)
     rows = [[n, c] for n, c in data["by_length"].items()] + [["all", data["words"]]]
@@ -155,39 +116,9 @@ def _dictionary_info(args: argparse.Namespace, ref: DictionaryRef) -> int:
     return 0
 
 
-def word_facts(word: str, ref: DictionaryRef) -> dict[str, Any]:
-    """What is known about ``word``: in the dictionary or not, level, zipf, rareness, definitions,
-    and the facts each puzzle kind adds (a ladder's group and links)."""
-    from cpwords import puzzles
-    from cpwords.lexicon import Lexicon, define, load_lexicon
-
-    lex = load_lexicon(ref)
-    found = word in lex
-    # A word outside the dictionary still shows what the built-in data knows about it.
-    source = lex if found else Lexicon.from_words([word], alphabet=lex.alphabet)
-    if word not in source:
-        from cpwords.lexicon.core import MAX_WORD_LETTERS
-
-        raise InputError(f"a word of {len(word):,} letters; words have at most {MAX_WORD_LETTERS} letters",
-                         field="WORD", value=word)
-    known = True  # (a word the alphabet cannot spell was refused above)
-    facts: dict[str, Any] = {"word": word, "dictionary": ref.label(), "in_dictionary": found,
-                             "level": source.level(word) if known else None,
-                             "zipf": round(source.zipf(word), 2) if known else None,
-                             "rareness": source.rareness(word) if known else None, "more": [],
-                             # WordNet is English: an Italian "mare" is not a female horse.
-                             "definitions": define(word) if lex.language == "english" else []}
-    if found:
-        for kind in puzzles.kinds().values():
-            if kind.word_facts:
-                for label, data, text in kind.load(kind.word_facts)(word, ref):
-                    facts[label] = data
-                    facts["more"].append([label.replace("_", " "), text])
-    return facts
-
-
 def _word_info(args: argparse.Namespace, word: str, ref: DictionaryRef) -> int:
     from cpwords.display import make_table
+    from cpwords.puzzles import word_facts
 
     facts = word_facts(word, ref)
     rows: list[list[object]] = [["in " + facts["dictionary"], "yes" if facts["in_dictionary"] else "no"],
