@@ -33,17 +33,13 @@ import pytest
 from pace import HANG_S
 from test_robustness import Hung, hang_guard
 
-from cpwords import cli
+from cpwords import cli, puzzles
 
-#: A quick command line per command, to which one hostile flag is added.
+#: A quick command line per command, to which one hostile flag is added: each kind's from its
+#: cases.py (``QUICK_COMMAND``), in the registry's order.
 BASE = {
     "solve": ["solve", "{examples}/ladder.yaml"],
-    "ladder": ["ladder", "cold", "warm"],
-    "letter-boxed": ["letter-boxed", "abc", "def", "ghi", "jkl"],
-    "grid": ["grid", "--shape", "ring-3x3", "--dict", "common-2k"],
-    "board": ["board"],
-    "ruzzle": ["ruzzle", "cats", "dogs"],
-    "spelling-bee": ["spelling-bee", "cejoprt"],
+    **{kind.command: kind.test_cases().QUICK_COMMAND for kind in puzzles.kinds().values()},
     "serve": ["serve"],
 }
 #: Flags walked elsewhere or not at all (see the module docstring).
@@ -133,7 +129,7 @@ def _cases(paths: dict[str, str], *, every_value: bool = True, limit: str = LIMI
 
 RUNNER = r"""
 import contextlib, io, json, os, signal, sys, traceback
-from cpwords import cli
+from cpwords import cli, puzzles
 
 class Alarm(BaseException):
     pass

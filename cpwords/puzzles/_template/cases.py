@@ -57,3 +57,8 @@ EXAMPLE: str | None = "kind: _template\nletters: listen\n"
 #: ``best_board``), whose answers must hold no offensive word (tests/test_offensive.py); None
 #: without one.
 GENERATE: dict[str, Any] | None = None
+
+#: A quick command line of the kind's shortcut command (seconds at most), to which
+#: tests/test_hostile_flags.py adds one hostile flag at a time: every flag of the command is walked
+#: with hostile values, none may end in a traceback.
+QUICK_COMMAND: list[str] = ["_template", "listen", "--dict", "common-2k"]

@@ -38,3 +38,7 @@ EXAMPLE: str | None = None
 
 #: A small generating spec for the offensive-word sweep (none yet for the ladder's generate mode).
 GENERATE: dict[str, Any] | None = None
+
+#: A quick command line of the kind's shortcut command, to which tests/test_hostile_flags.py adds
+#: one hostile flag at a time.
+QUICK_COMMAND: list[str] = ["ladder", "cold", "warm"]

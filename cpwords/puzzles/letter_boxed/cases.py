@@ -45,3 +45,7 @@ EXAMPLE: str | None = None
 #: A small generating spec for the offensive-word sweep.
 GENERATE: dict[str, Any] | None = {"kind": "letter_boxed", "task": "generate", "puzzles": 2, "attempts": 20,
                                    "dictionary": "common-20k"}
+
+#: A quick command line of the kind's shortcut command, to which tests/test_hostile_flags.py adds
+#: one hostile flag at a time.
+QUICK_COMMAND: list[str] = ["letter-boxed", "abc", "def", "ghi", "jkl"]

@@ -48,3 +48,7 @@ EXAMPLE: str | None = None
 #: A small generating spec for the offensive-word sweep.
 GENERATE: dict[str, Any] | None = {"kind": "prefix_suffix_board", "task": "generate", "count": 3,
                                    "dictionary": "common-5k"}
+
+#: A quick command line of the kind's shortcut command, to which tests/test_hostile_flags.py adds
+#: one hostile flag at a time.
+QUICK_COMMAND: list[str] = ["board"]

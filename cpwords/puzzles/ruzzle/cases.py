@@ -51,3 +51,7 @@ EXAMPLE: str | None = None
 #: A small generating spec (``best_board`` chooses the words) for the offensive-word sweep.
 GENERATE: dict[str, Any] | None = {"kind": "ruzzle", "task": "best_board", "grid": ["RATE", "SONI", "LEND", "TRAP"],
                                    "iterations": 60, "dictionary": "scowl-70"}
+
+#: A quick command line of the kind's shortcut command, to which tests/test_hostile_flags.py adds
+#: one hostile flag at a time.
+QUICK_COMMAND: list[str] = ["ruzzle", "cats", "dogs"]

@@ -47,3 +47,7 @@ EXAMPLE: str | None = None
 #: A small generating spec for the offensive-word sweep.
 GENERATE: dict[str, Any] | None = {"kind": "spelling_bee", "task": "generate", "puzzles": 2,
                                    "dictionary": "common-20k"}
+
+#: A quick command line of the kind's shortcut command, to which tests/test_hostile_flags.py adds
+#: one hostile flag at a time.
+QUICK_COMMAND: list[str] = ["spelling-bee", "cejoprt"]

@@ -66,3 +66,7 @@ EXAMPLE: str | None = None
 #: A small generating spec for the offensive-word sweep.
 GENERATE: dict[str, Any] | None = {"kind": "word_grid", "task": "generate", "count": 4, "engine": "native",
                                    "dictionary": "scowl-50"}
+
+#: A quick command line of the kind's shortcut command, to which tests/test_hostile_flags.py adds
+#: one hostile flag at a time.
+QUICK_COMMAND: list[str] = ["grid", "--shape", "ring-3x3", "--dict", "common-2k"]
