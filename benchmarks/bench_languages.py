@@ -62,8 +62,9 @@ def main() -> None:
 
     import cpwords
     from cpwords.lexicon import load_lexicon
-    from cpwords.puzzles.ruzzle.scoring import BoardScorer, trie_tables
+    from cpwords.puzzles.ruzzle.scoring import BoardScorer
     from cpwords.puzzles.ruzzle.spec import RuzzleSpec
+    from cpwords.puzzles.ruzzle.tables import trie_tables
     from cpwords.puzzles.ruzzle.trie import build_trie
 
     bonus = RuzzleSpec(grid=["abcd"] * 4, bonuses="ruzzle-4x4").bonus_cells()

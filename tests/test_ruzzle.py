@@ -278,7 +278,7 @@ def test_the_trie_holds_exactly_the_words_and_their_prefixes(words: list[str], p
     and that state ends a word exactly for the words (repeated words included; letters beyond
     a–z (German's ä ö ü); ``kids`` and depths from the scoring tables agree)."""
     from cpwords.alphabet import GERMAN as alphabet
-    from cpwords.puzzles.ruzzle.scoring import _derived
+    from cpwords.puzzles.ruzzle.tables import _derived
 
     trie = build_trie(words + words[:3], alphabet)
     kids, depth, _ = _derived(trie, alphabet)

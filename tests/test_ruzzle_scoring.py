@@ -13,7 +13,8 @@ from cpwords.lexicon import Lexicon, load_lexicon
 from cpwords.puzzles.ruzzle import scoring as scoring_module
 from cpwords.puzzles.ruzzle.annealing import LETTER_FREQUENCIES, board_value
 from cpwords.puzzles.ruzzle.board import RUZZLE_LETTER_VALUES, Board
-from cpwords.puzzles.ruzzle.scoring import BoardScorer, load_trie_tables, trie_tables
+from cpwords.puzzles.ruzzle.scoring import BoardScorer
+from cpwords.puzzles.ruzzle.tables import load_trie_tables, trie_tables
 from cpwords.puzzles.ruzzle.trie import build_trie, load_trie, trie_words
 
 #: The 16 dice of classic (1976) Boggle; the Q face is a Qu tile.

@@ -124,14 +124,106 @@ def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
     them and boards scored per second of that).
     """
     values, batches = _scorer(scorer, spec, start, lexicon)
-    size = start.size
-    frequencies = tile_frequencies(lexicon)
+    draw = _move_drawer(random.Random(spec.seed), start.size, tile_frequencies(lexicon))
+    iterations = spec.moves()
+    target = getattr(spec, "target", None)
+    chain = _Chain(values, start.tiles)
+    _anneal(chain, draw, batches, iterations, iterations if cycle_moves is None else max(1, cycle_moves), target,
+            budget)
+    stats = {"start_value": chain.start_value, "best_value": chain.best_value, "moves": chain.step,
+             "accepted": chain.accepted, "boards_scored": chain.scored, "boards_unused": chain.unused,
+             "scoring_s": round(chain.scoring_s, 6),
+             "boards_per_s": round(chain.scored / chain.scoring_s) if chain.scoring_s > 0 else None,
+             "scorer": scorer, "cycles": chain.cycles, "reached_s": round(chain.reached, 3),
+             "stopped_by_time": chain.step < iterations and not (target is not None and chain.best_value >= target)}
+    return start.with_tiles(chain.best), stats
+
+
+#: The temperature every cycle cools down to (in points, whatever the board is worth).
+END_TEMPERATURE = 0.05
+
+
+def _anneal(chain: _Chain, draw: Callable[[], tuple[Move, float]], batches: bool, iterations: int, cycle: int,
+            target: int | None, budget: Budget) -> None:
+    """Run ``chain`` for ``iterations`` moves drawn by ``draw``, in cycles of ``cycle`` moves, until
+    the budget is spent or a board worth ``target`` is found; ``batches``: score many moves at once."""
+    pending: deque[tuple[Move, float]] = deque()  # moves drawn, not yet made
+    t_start = 1.0
+    cycle_start = cycle_end = unreported = 0
+    with budget.progress("searching for a high-scoring board", total=iterations) as advance:
+        while chain.step < iterations and not budget.expired():
+            if target is not None and chain.best_value >= target:
+                break
+            if chain.step == cycle_end:  # a new cycle: from the best board, hot again
+                chain.current, chain.current_value = chain.best, chain.best_value
+                cycle_start, cycle_end = chain.step, min(iterations, chain.step + cycle)
+                chain.cycles += 1
+                t_start = max(1.0, (START_HEAT if chain.cycles == 1 else REHEAT) * chain.current_value)
+                chain.taken = 1.0
+            k = min(cycle_end - chain.step, _batch_size(chain.taken) if batches else 1)
+            while len(pending) < k:
+                pending.append(draw())
+            candidates = [_apply(move, chain.current) for move, _ in list(pending)[:k]]
+            chain.walk(candidates, pending, t_start, cycle_start, cycle_end - cycle_start)
+            unreported += len(candidates)
+            if unreported >= 50:
+                advance(unreported)
+                unreported = 0
+
+
+class _Chain:
+    """The annealing chain: the board it is on, the best board it has seen, and its counts (moves
+    made and accepted, boards scored and of those never used, seconds spent scoring)."""
+
+    def __init__(self, values: Callable[[Sequence[Tiles]], list[int]], start: Tiles) -> None:
+        self.values = values
+        self.t0 = time.perf_counter()
+        self.current = self.best = start
+        self.current_value = self.best_value = self.start_value = values([start])[0]
+        self.scoring_s = time.perf_counter() - self.t0
+        self.reached = 0.0  # seconds from the start to the best board
+        self.step = self.accepted = self.scored = self.unused = self.cycles = 0
+        self.taken = 1.0  # running share of the moves that changed the board, for the batch size
+
+    def walk(self, candidates: list[Tiles], pending: deque[tuple[Move, float]], t_start: float, cycle_start: int,
+             length: int) -> None:
+        """Score the ``candidates`` (the boards the first moves of ``pending`` lead to from the
+        current board) and make their moves in order, each taken or not by its coin, up to the
+        first one taken: the later candidates were made from the old board."""
+        changed = [c for c in candidates if c != self.current]
+        t1 = time.perf_counter()
+        new_values = iter(self.values(changed) if changed else [])
+        self.scoring_s += time.perf_counter() - t1
+        self.scored += len(changed)
+        self.unused += len(changed)
+        for candidate in candidates:
+            _, coin = pending.popleft()
+            temperature = t_start * (END_TEMPERATURE / t_start) ** ((self.step - cycle_start) / max(1, length - 1))
+            self.step += 1
+            if candidate == self.current:  # a gain of 0: taken, and the board is the same
+                self.accepted += 1
+                continue
+            value = next(new_values)
+            self.unused -= 1
+            gain = value - self.current_value
+            took = gain >= 0 or coin < math.exp(gain / temperature)
+            self.taken = 0.98 * self.taken + 0.02 * took
+            if took:
+                self.accepted += 1
+                self.current, self.current_value = candidate, value
+                if value > self.best_value:
+                    self.best, self.best_value, self.reached = candidate, value, time.perf_counter() - self.t0
+                break
+
+
+def _move_drawer(rng: random.Random, size: int, frequencies: dict[str, float]) -> Callable[[], tuple[Move, float]]:
+    """The chain's randomness, step by step: each call draws a move (a swap of two cells three
+    times in ten, else a tile drawn by ``frequencies`` on a cell), then its coin (always both, in
+    this order)."""
     letters = list(frequencies)
     cumulative = list(accumulate(frequencies.values()))
-    rng = random.Random(spec.seed)
 
     def draw() -> tuple[Move, float]:
-        """The next step's randomness: its move, then its coin (always both, in this order)."""
         if size > 1 and rng.random() < 0.3:
             i, j = rng.sample(range(size), 2)
             move: Move = (i, j, None)
@@ -139,69 +231,7 @@ def best_board(spec: Any, start: Board, lexicon: Any, budget: Budget, *,
             move = (rng.randrange(size), -1, rng.choices(letters, cum_weights=cumulative)[0])
         return move, rng.random()
 
-    t0 = time.perf_counter()
-    current: Tiles = start.tiles
-    current_value = values([current])[0]
-    start_value, best, best_value = current_value, current, current_value
-    reached = 0.0
-    t_end = 0.05
-    iterations = spec.moves()
-    target = getattr(spec, "target", None)
-    cycle = iterations if cycle_moves is None else max(1, cycle_moves)
-    cycle_start = cycle_end = cycles = 0
-    t_start = 1.0
-    pending: deque[tuple[Move, float]] = deque()
-    step = accepted = scored = unused = unreported = 0
-    taken = 1.0  # running share of the moves that changed the board, for the batch size
-    scoring_s = time.perf_counter() - t0
-    with budget.progress("searching for a high-scoring board", total=iterations) as advance:
-        while step < iterations and not budget.expired():
-            if target is not None and best_value >= target:
-                break
-            if step == cycle_end:  # a new cycle: from the best board, hot again
-                current, current_value = best, best_value
-                cycle_start, cycle_end, cycles = step, min(iterations, step + cycle), cycles + 1
-                t_start = max(1.0, (START_HEAT if cycles == 1 else REHEAT) * current_value)
-                taken = 1.0
-            length = cycle_end - cycle_start
-            k = min(cycle_end - step, _batch_size(taken) if batches else 1)
-            while len(pending) < k:
-                pending.append(draw())
-            candidates = [_apply(move, current) for move, _ in list(pending)[:k]]
-            changed = [c for c in candidates if c != current]
-            t1 = time.perf_counter()
-            new_values = iter(values(changed) if changed else [])
-            scoring_s += time.perf_counter() - t1
-            scored += len(changed)
-            unused += len(changed)
-            for candidate in candidates:
-                _, coin = pending.popleft()
-                temperature = t_start * (t_end / t_start) ** ((step - cycle_start) / max(1, length - 1))
-                step += 1
-                if candidate == current:  # a gain of 0: taken, and the board is the same
-                    accepted += 1
-                    continue
-                value = next(new_values)
-                unused -= 1
-                gain = value - current_value
-                took = gain >= 0 or coin < math.exp(gain / temperature)
-                taken = 0.98 * taken + 0.02 * took
-                if took:
-                    accepted += 1
-                    current, current_value = candidate, value
-                    if value > best_value:
-                        best, best_value, reached = candidate, value, time.perf_counter() - t0
-                    break  # the later candidates were made from the old board
-            unreported += len(candidates)
-            if unreported >= 50:
-                advance(unreported)
-                unreported = 0
-    stats = {"start_value": start_value, "best_value": best_value, "moves": step, "accepted": accepted,
-             "boards_scored": scored, "boards_unused": unused, "scoring_s": round(scoring_s, 6),
-             "boards_per_s": round(scored / scoring_s) if scoring_s > 0 else None,
-             "scorer": scorer, "cycles": cycles, "reached_s": round(reached, 3),
-             "stopped_by_time": step < iterations and not (target is not None and best_value >= target)}
-    return start.with_tiles(best), stats
+    return draw
 
 
 def _scorer(kind: str, spec: Any, start: Board, lexicon: Any) -> tuple[Callable[[Sequence[Tiles]], list[int]], bool]:

@@ -149,44 +149,9 @@ def _flagged(spec: Any, tiles: list[list[str]], solutions: list[Any]) -> list[in
     flat_tiles = [t for row in tiles for t in row]
     words, paths, scores, lists = zip(*map(_FIELDS, solutions), strict=True)
     n = len(words)
-    bad = np.zeros(n, dtype=bool)
-    lengths = np.fromiter(map(len, paths), dtype=np.int64, count=n)
-    if not lengths.all():  # an empty path: flagged, and given one dummy cell for the arrays
-        bad[lengths == 0] = True
-        paths = tuple(p if p else [[1, 1]] for p in paths)
-        lengths[lengths == 0] = 1
-    if [[w] for w in words] != list(lists):
-        bad |= np.fromiter((ws != [w] for ws, w in zip(lists, words, strict=True)), dtype=bool, count=n)
-    pairs = list(chain.from_iterable(paths))
-    if set(map(len, pairs)) != {2}:
-        raise ValueError("a path step is not a [row, col] pair")
-    rc = np.fromiter(chain.from_iterable(pairs), dtype=np.int64, count=2 * len(pairs))
-    r, c = rc[0::2], rc[1::2]
-    seg = np.repeat(np.arange(n), lengths)
-    starts = np.zeros(n, dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    off_board = (r < 1) | (r > rows) | (c < 1) | (c > cols)
-    bad[seg[off_board]] = True
-    cell = np.where(off_board, 0, (r - 1) * cols + (c - 1))
-    # A cell used twice in one path.
-    key = np.sort(seg * size + cell)
-    bad[key[1:][key[1:] == key[:-1]] // size] = True
-    # A step that is not one king move.
-    same = seg[1:] == seg[:-1]
-    step = np.maximum(np.abs(np.diff(r)), np.abs(np.diff(c)))
-    bad[seg[1:][same & (step != 1)]] = True
-    # The letters of the path spell the word: one comparison of both texts put end to end, then
-    # of each word's share where they differ.
-    cell_list = cell.tolist()
-    spelled = "".join(map(flat_tiles.__getitem__, cell_list))
-    joined = "".join(words)
+    bad, cell, starts, lengths = _path_flags(words, paths, lists, rows, cols)
     word_len = np.fromiter(map(len, words), dtype=np.int64, count=n)
-    if spelled != joined:
-        tile_len = np.array([len(t) for t in flat_tiles], dtype=np.int64)
-        spelled_end = np.cumsum(np.add.reduceat(tile_len[cell], starts)).tolist()
-        word_end = np.cumsum(word_len).tolist()
-        bad |= np.fromiter((spelled[a:b] != joined[x:y] for a, b, x, y in zip(
-            [0, *spelled_end[:-1]], spelled_end, [0, *word_end[:-1]], word_end, strict=True)), dtype=bool, count=n)
+    bad |= _misspelled(words, word_len, cell, starts, flat_tiles)
     bad |= word_len < spec.min_letters()
     lexicon = load_lexicon(spec.dictionary)
     if not all(map(lexicon.__contains__, words)):
@@ -225,6 +190,63 @@ def _flagged(spec: Any, tiles: list[list[str]], solutions: list[Any]) -> list[in
                 if max(_points(p, tiles, bonus, "ruzzle", _values(spec)) for p in _all_paths(words[i], tiles)) > scores[i]:
                     bad[i] = True
     return np.flatnonzero(bad).tolist()
+
+
+def _path_flags(words: tuple[str, ...], paths: tuple[Any, ...], lists: tuple[Any, ...], rows: int,
+                cols: int) -> tuple[Any, Any, Any, Any]:
+    """The paths as arrays, and which break a rule of their own: ``(bad, cell, starts, lengths)``,
+    per solution whether its path is empty, leaves the board, reuses a cell or makes a step that
+    is no king move (or its word list is not its word); every step's row-major cell (0 off the
+    board); where each path starts among them and its length (an empty path given one dummy cell).
+
+    Raises ValueError when a step is not a [row, col] pair."""
+    import numpy as np
+
+    n, size = len(words), rows * cols
+    bad = np.zeros(n, dtype=bool)
+    lengths = np.fromiter(map(len, paths), dtype=np.int64, count=n)
+    if not lengths.all():  # an empty path: flagged, and given one dummy cell for the arrays
+        bad[lengths == 0] = True
+        paths = tuple(p if p else [[1, 1]] for p in paths)
+        lengths[lengths == 0] = 1
+    if [[w] for w in words] != list(lists):
+        bad |= np.fromiter((ws != [w] for ws, w in zip(lists, words, strict=True)), dtype=bool, count=n)
+    pairs = list(chain.from_iterable(paths))
+    if set(map(len, pairs)) != {2}:
+        raise ValueError("a path step is not a [row, col] pair")
+    rc = np.fromiter(chain.from_iterable(pairs), dtype=np.int64, count=2 * len(pairs))
+    r, c = rc[0::2], rc[1::2]
+    seg = np.repeat(np.arange(n), lengths)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    off_board = (r < 1) | (r > rows) | (c < 1) | (c > cols)
+    bad[seg[off_board]] = True
+    cell = np.where(off_board, 0, (r - 1) * cols + (c - 1))
+    # A cell used twice in one path.
+    key = np.sort(seg * size + cell)
+    bad[key[1:][key[1:] == key[:-1]] // size] = True
+    # A step that is not one king move.
+    same = seg[1:] == seg[:-1]
+    step = np.maximum(np.abs(np.diff(r)), np.abs(np.diff(c)))
+    bad[seg[1:][same & (step != 1)]] = True
+    return bad, cell, starts, lengths
+
+
+def _misspelled(words: tuple[str, ...], word_len: Any, cell: Any, starts: Any, flat_tiles: list[str]) -> Any:
+    """Per solution, whether the letters of its path fail to spell its word: one comparison of both
+    texts put end to end, then of each word's share where they differ."""
+    import numpy as np
+
+    n = len(words)
+    spelled = "".join(map(flat_tiles.__getitem__, cell.tolist()))
+    joined = "".join(words)
+    if spelled == joined:
+        return np.zeros(n, dtype=bool)
+    tile_len = np.array([len(t) for t in flat_tiles], dtype=np.int64)
+    spelled_end = np.cumsum(np.add.reduceat(tile_len[cell], starts)).tolist()
+    word_end = np.cumsum(word_len).tolist()
+    return np.fromiter((spelled[a:b] != joined[x:y] for a, b, x, y in zip(
+        [0, *spelled_end[:-1]], spelled_end, [0, *word_end[:-1]], word_end, strict=True)), dtype=bool, count=n)
 
 
 _FIELDS = attrgetter("word", "path", "score", "words")

@@ -141,44 +141,12 @@ class Neighbourhood:
         trie states, boards, wildcard tags (cell * width + letter, -1 for none), unused-cell masks
         and, with bonus squares, path scores."""
         s = self.scorer
-        base, check, kids = s.tables.base, s.tables.check, s.tables.kids
-        boards, width = letters.shape
+        base, kids, neighbours, clear, word_mult = s.tables.base, s.tables.kids, s._neighbours, s._clear, s._word_mult
+        width, flat = letters.shape[1], letters.ravel()
         n = width - 1
-        flat = letters.ravel()
         bonus = gain is not None
         gain_flat: Any = gain.ravel() if gain is not None else None
-        neighbours, clear, word_mult = s._neighbours, s._clear, s._word_mult
-        # Exact starts: every cell of every board.
-        cell = np.tile(np.arange(n, dtype=np.int64), boards)
-        board = np.repeat(np.arange(boards, dtype=np.int64), n)
-        state = base[0] + flat[board * width + cell]
-        keep = np.flatnonzero(check[state] == 0)
-        cell, board, state = cell[keep], board[keep], state[keep]
-        if extra is not None:
-            keep = self._follow(state, extra[board * width + cell, 1:])
-            cell, board, state = cell[keep], board[keep], state[keep]
-        wild = np.full(len(state), -1, dtype=np.int64)
-        total: Any = gain_flat[board * width + cell] if bonus else None
-        factor: Any = word_mult[cell] if bonus else None
-        # Wildcard starts: every cell read as every other first letter the dictionary starts with.
-        firsts = np.array([c for c in range(self.width) if (int(kids[0]) & self._mask) >> c & 1], dtype=np.int64)
-        w_cell = np.repeat(np.tile(np.arange(n, dtype=np.int64), boards), len(firsts))
-        w_board = np.repeat(np.arange(boards, dtype=np.int64), n * len(firsts))
-        w_letter = np.tile(firsts, boards * n)
-        other = np.flatnonzero(w_letter != flat[w_board * width + w_cell])
-        w_cell, w_board, w_letter = w_cell[other], w_board[other], w_letter[other]
-        w_state = base[0] + w_letter
-        rest = self._wild_rest(w_letter)
-        if rest is not None:
-            keep = self._follow(w_state, rest)
-            w_cell, w_board, w_letter, w_state = w_cell[keep], w_board[keep], w_letter[keep], w_state[keep]
-        cell = np.concatenate((cell, w_cell))
-        board = np.concatenate((board, w_board))
-        state = np.concatenate((state, w_state))
-        wild = np.concatenate((wild, w_cell * self.width + w_letter))
-        if bonus:
-            total = np.concatenate((total, self._tile_points[w_letter] * s._letter_mult[w_cell]))
-            factor = np.concatenate((factor, word_mult[w_cell]))
+        cell, board, state, wild, total, factor = self._starts(letters, extra, gain_flat)
         free = clear[cell]
         seen: tuple[list[np.ndarray], ...] = ([], [], [], [], [])
 
@@ -228,22 +196,84 @@ class Neighbourhood:
             record()
         return seen
 
+    def _starts(self, letters: np.ndarray, extra: np.ndarray | None, gain_flat: Any) -> tuple[Any, ...]:
+        """The one-tile paths: every cell of every board as its own tile and as each other first
+        letter the dictionary starts a word with, as ``(cell, board, state, wild, total, factor)``
+        (the last two None without bonus squares)."""
+        s = self.scorer
+        base, check, kids = s.tables.base, s.tables.check, s.tables.kids
+        boards, width = letters.shape
+        n = width - 1
+        flat = letters.ravel()
+        bonus = gain_flat is not None
+        # Exact starts: every cell of every board.
+        cell = np.tile(np.arange(n, dtype=np.int64), boards)
+        board = np.repeat(np.arange(boards, dtype=np.int64), n)
+        state = base[0] + flat[board * width + cell]
+        keep = np.flatnonzero(check[state] == 0)
+        cell, board, state = cell[keep], board[keep], state[keep]
+        if extra is not None:
+            keep = self._follow(state, extra[board * width + cell, 1:])
+            cell, board, state = cell[keep], board[keep], state[keep]
+        wild = np.full(len(state), -1, dtype=np.int64)
+        total: Any = gain_flat[board * width + cell] if bonus else None
+        factor: Any = s._word_mult[cell] if bonus else None
+        # Wildcard starts: every cell read as every other first letter the dictionary starts with.
+        firsts = np.array([c for c in range(self.width) if (int(kids[0]) & self._mask) >> c & 1], dtype=np.int64)
+        w_cell = np.repeat(np.tile(np.arange(n, dtype=np.int64), boards), len(firsts))
+        w_board = np.repeat(np.arange(boards, dtype=np.int64), n * len(firsts))
+        w_letter = np.tile(firsts, boards * n)
+        other = np.flatnonzero(w_letter != flat[w_board * width + w_cell])
+        w_cell, w_board, w_letter = w_cell[other], w_board[other], w_letter[other]
+        w_state = base[0] + w_letter
+        rest = self._wild_rest(w_letter)
+        if rest is not None:
+            keep = self._follow(w_state, rest)
+            w_cell, w_board, w_letter, w_state = w_cell[keep], w_board[keep], w_letter[keep], w_state[keep]
+        cell = np.concatenate((cell, w_cell))
+        board = np.concatenate((board, w_board))
+        state = np.concatenate((state, w_state))
+        wild = np.concatenate((wild, w_cell * self.width + w_letter))
+        if bonus:
+            total = np.concatenate((total, self._tile_points[w_letter] * s._letter_mult[w_cell]))
+            factor = np.concatenate((factor, s._word_mult[w_cell]))
+        return cell, board, state, wild, total, factor
+
     # ------------------------------------------------------------------ totals
 
     def _totals(self, boards: int, letters: np.ndarray, states: list[np.ndarray], owners: list[np.ndarray],
                 wilds: list[np.ndarray], frees: list[np.ndarray],
                 scores: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        s = self.scorer
-        n, n_states, w = s.size, s.tables.states, self.width
+        """``(base, change)`` of :meth:`scores` from the paths :meth:`_search` found."""
+        n, w = self.scorer.size, self.width
         state, owner, wild, free = (np.concatenate(a) for a in (states, owners, wilds, frees))
         score: Any = np.concatenate(scores) if scores else None
-        cells = np.arange(n, dtype=np.int64)
         exact = wild < 0
-        # Kept words: per (board, word), the cells some exact path avoids and (bonus) its best
-        # score over the paths avoiding each cell.
-        key = owner[exact] * n_states + state[exact]
+        words, avoid, best_kept, base_value, kept_value = self._kept(boards, state[exact], owner[exact], free[exact],
+                                                                     score[exact] if score is not None else None)
+        gain_value = self._gained(boards, state[~exact], owner[~exact], wild[~exact],
+                                  score[~exact] if score is not None else None, words, avoid, best_kept)
+        change = kept_value[:, :, None] + gain_value.reshape(boards, n, w)
+        # No change: letters outside the alphabet, and a cell's own first letter.
+        change[:, :, [c for c in range(w) if not self._mask >> c & 1]] = -1
+        own = letters[:, :n]
+        b_idx, c_idx = np.nonzero(own < w)
+        change[b_idx, c_idx, own[b_idx, c_idx]] = -1
+        return base_value.astype(np.int64), change
+
+    def _kept(self, boards: int, state: np.ndarray, owner: np.ndarray, free: np.ndarray,
+              score: np.ndarray | None) -> tuple[Any, ...]:
+        """The words of the boards' own paths (``state``, ``owner``, ``free``, ``score`` of each):
+        ``(words, avoid, best_kept, base_value, kept_value)``: per (board, word) key, the cells some
+        path avoids (0/1 per cell) and (bonus) its best score over the paths avoiding each cell
+        (else None); per board its value, and per board and cell the value of the words kept when
+        that cell changes."""
+        s = self.scorer
+        n, n_states = s.size, s.tables.states
+        cells = np.arange(n, dtype=np.int64)
+        key = owner * n_states + state
         order = np.argsort(key, kind="stable")
-        key, e_free = key[order], free[exact][order]
+        key, e_free = key[order], free[order]
         starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
         words = key[starts]
         word_value = s._value[words % n_states]
@@ -253,7 +283,7 @@ class Neighbourhood:
             best_all = word_value
             best_kept: Any = None
         else:
-            e_score = score[exact][order]
+            e_score = score[order]
             e_avoid = e_free[:, None] >> cells & 1
             best_kept = np.maximum.reduceat(np.where(e_avoid == 1, e_score[:, None], -1), starts, axis=0) \
                 if len(key) else np.zeros((0, n), dtype=np.int64)
@@ -265,16 +295,23 @@ class Neighbourhood:
         base_value = cum[bounds[1:]] - cum[bounds[:-1]]
         cum_kept = np.concatenate((np.zeros((1, n), dtype=np.int64), np.cumsum(kept, axis=0)))
         kept_value = cum_kept[bounds[1:]] - cum_kept[bounds[:-1]]  # (boards, cells)
-        # Gained words: per (board, word, wildcard tag), not kept for that cell (or kept lower).
-        w_key = owner[~exact] * n_states + state[~exact]
-        w_tag = wild[~exact]
-        combined = w_key * (n * w) + w_tag
+        return words, avoid, best_kept, base_value, kept_value
+
+    def _gained(self, boards: int, state: np.ndarray, owner: np.ndarray, wild: np.ndarray, score: np.ndarray | None,
+                words: np.ndarray, avoid: np.ndarray, best_kept: Any) -> np.ndarray:
+        """Per (board, cell, letter), flat, the points the wildcard paths (``state``, ``owner``,
+        ``wild``, ``score`` of each) gain: their words not kept for that cell (or kept lower), as
+        :meth:`_kept` found them."""
+        s = self.scorer
+        n, n_states, w = s.size, s.tables.states, self.width
+        w_key = owner * n_states + state
+        combined = w_key * (n * w) + wild
         if score is None:
             combined = np.unique(combined)
             w_best = None
         else:
-            order = np.lexsort((score[~exact], combined))
-            combined, w_sorted = combined[order], score[~exact][order]
+            order = np.lexsort((score, combined))
+            combined, w_sorted = combined[order], score[order]
             last = np.flatnonzero(np.r_[combined[1:] != combined[:-1], True])
             combined, w_best = combined[last], w_sorted[last]
         w_key, w_tag = combined // (n * w), combined % (n * w)
@@ -289,11 +326,4 @@ class Neighbourhood:
             before = np.where(present, best_kept[at, w_cell], -1) if len(words) else np.full(len(w_key), -1)
             gained = np.where(before < 0, w_best + value, np.maximum(0, w_best - before))
         slot = (w_key // n_states) * (n * w) + w_tag
-        gain_value = np.bincount(slot, weights=gained, minlength=boards * n * w).astype(np.int64)
-        change = kept_value[:, :, None] + gain_value.reshape(boards, n, w)
-        # No change: letters outside the alphabet, and a cell's own first letter.
-        change[:, :, [c for c in range(w) if not self._mask >> c & 1]] = -1
-        own = letters[:, :n]
-        b_idx, c_idx = np.nonzero(own < w)
-        change[b_idx, c_idx, own[b_idx, c_idx]] = -1
-        return base_value.astype(np.int64), change
+        return np.bincount(slot, weights=gained, minlength=boards * n * w).astype(np.int64)

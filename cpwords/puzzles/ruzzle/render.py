@@ -104,26 +104,11 @@ def svg(spec: Any, result: Any) -> str:
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
-           f'<rect width="{width}" height="{height}" fill="#f7f4ec"/>']
-    for r, row in enumerate(tiles, start=1):
-        for c, _tile in enumerate(row, start=1):
-            x, y = pad + (c - 1) * size, pad + (r - 1) * size
-            name = bonus.get((r, c))
-            fill = BONUS_STYLE[name][1] if name else "#ffffff"
-            out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{size - 6}" height="{size - 6}" rx="8" '
-                       f'fill="{fill}" stroke="#555"/>')
-            if name:
-                out.append(f'<text x="{x + 8}" y="{y + 16}" font-size="11" fill="{BONUS_INK[name]}">{name}</text>')
+           f'<rect width="{width}" height="{height}" fill="#f7f4ec"/>', *_squares(tiles, bonus, size, pad)]
     best = result.solutions[0] if result.solutions and result.task != "count_paths" else None
     if best is not None and best.path:
         # The path goes under the letters: each letter stays readable, the first one too.
-        points = [centre(r, c) for r, c in best.path]
-        line = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-        out.append(f'<polyline points="{line}" fill="none" stroke="{PATH_COLOUR}" stroke-width="7" '
-                   'stroke-linecap="round" stroke-linejoin="round" opacity="0.45"/>')
-        (x0, y0) = points[0]
-        out.append(f'<circle cx="{x0}" cy="{y0}" r="{size / 2 - 8}" fill="none" stroke="{PATH_COLOUR}" '
-                   'stroke-width="4"/>')
+        out += _path_line([centre(r, c) for r, c in best.path], size)
     for r, row in enumerate(tiles, start=1):
         for c, tile in enumerate(row, start=1):
             cx, cy = centre(r, c)
@@ -148,6 +133,31 @@ def svg(spec: Any, result: Any) -> str:
         out.append(f'<text x="{pad}" y="{base + 16 + 20 * k}" font-size="14">{escape(text)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _squares(tiles: list[list[str]], bonus: dict[tuple[int, int], str], size: int, pad: int) -> list[str]:
+    """The SVG of the board's squares, each filled with its bonus colour and named."""
+    out = []
+    for r, row in enumerate(tiles, start=1):
+        for c, _tile in enumerate(row, start=1):
+            x, y = pad + (c - 1) * size, pad + (r - 1) * size
+            name = bonus.get((r, c))
+            fill = BONUS_STYLE[name][1] if name else "#ffffff"
+            out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{size - 6}" height="{size - 6}" rx="8" '
+                       f'fill="{fill}" stroke="#555"/>')
+            if name:
+                out.append(f'<text x="{x + 8}" y="{y + 16}" font-size="11" fill="{BONUS_INK[name]}">{name}</text>')
+    return out
+
+
+def _path_line(points: list[tuple[float, float]], size: int) -> list[str]:
+    """The SVG of a path through the tile centres ``points``, with a ring on its first tile."""
+    line = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+    (x0, y0) = points[0]
+    return [f'<polyline points="{line}" fill="none" stroke="{PATH_COLOUR}" stroke-width="7" '
+            'stroke-linecap="round" stroke-linejoin="round" opacity="0.45"/>',
+            f'<circle cx="{x0}" cy="{y0}" r="{size / 2 - 8}" fill="none" stroke="{PATH_COLOUR}" '
+            'stroke-width="4"/>']
 
 
 def _caption_lines(spec: Any, result: Any) -> list[str]:

@@ -18,7 +18,9 @@ each path carries its letter sum and word multiplier and a word scores its best 
 A 4×4 board has about 600 live trie paths and its search about nine steps of some twenty array
 operations each, whatever the frontier size, so a batch shares that fixed cost across boards (and
 first drops the paths that no neighbour's letter can continue, which pays only on big frontiers).
-``benchmarks/bench_ruzzle_scoring.py`` measures it against the reference in one run.
+``benchmarks/bench_ruzzle_scoring.py`` measures it against the reference in one run. The
+per-state tables are made in :mod:`~cpwords.puzzles.ruzzle.tables`, the search runs in
+:mod:`~cpwords.puzzles.ruzzle.frontier`; this module holds the scorer that feeds them boards.
 Boards of more than 63 cells (the used-cells mask is an int64) and boards whose Ruzzle score could
 overflow int64 are scored by the reference search instead.
 
@@ -31,32 +33,27 @@ overflow int64 are scored by the reference search instead.
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from cpwords.alphabet import ENGLISH, Alphabet
-from cpwords.engines.budget import build_checkpoint
 from cpwords.lexicon.core import Lexicon
 from cpwords.puzzles.ruzzle.board import (
     BONUS_MULTIPLIERS,
     Board,
     boggle_points,
     king_neighbours,
-    letter_values,
     parse_row,
     path_score,
     tile_value,
 )
-from cpwords.puzzles.ruzzle.trie import CACHE_VERSION as TRIE_CACHE_VERSION
-from cpwords.puzzles.ruzzle.trie import LETTER_SLOTS, Trie, build_trie, load_trie, trie_words
+from cpwords.puzzles.ruzzle.frontier import board_tallies, trie_paths
+from cpwords.puzzles.ruzzle.tables import load_trie_tables, trie_tables
+from cpwords.puzzles.ruzzle.trie import LETTER_SLOTS, Trie, build_trie, trie_words
 
-#: Bump when the cached tables change format or meaning.
-TABLES_VERSION = 1
 #: Scoring rules, as in the ruzzle spec.
 SCORINGS = ("ruzzle", "boggle", "none")
 #: Largest board the array search handles (cells are bits of an int64 mask).
@@ -65,122 +62,12 @@ MAX_CELLS = 63
 CHUNK = 128
 
 _SENTINEL = LETTER_SLOTS - 1  # the letter of the padding cell: no alphabet has it, no trie node a child by it
-_ALL_LETTERS = (1 << _SENTINEL) - 1
 
-
-def _letter_value_array(alphabet: Alphabet) -> np.ndarray:
-    """Ruzzle value of each letter index of ``alphabet`` (0 for the unused slots)."""
-    values = letter_values(alphabet.language)
-    return np.array([values[ch] for ch in alphabet.letters] + [0] * (LETTER_SLOTS - alphabet.size), dtype=np.int64)
 
 TileGrid = Board | str | Sequence[str] | Sequence[Sequence[str]]
 """A board's tiles: a :class:`Board`; ``rows * cols`` tiles row by row; rows, each a sequence of
 tiles or a string read by :func:`~cpwords.puzzles.ruzzle.board.parse_row`; or the whole board as
 one such string (``"quitetc..."``: tiles row after row)."""
-
-
-@dataclass(frozen=True)
-class TrieTables:
-    """A double-array trie as numpy arrays (int64, ``is_word`` bool), with per-state tables for scoring.
-
-    Attributes
-    ----------
-    base, check:
-        The double-array trie (see :class:`~cpwords.puzzles.ruzzle.trie.Trie`): state ``s`` has a
-        child by letter ``c`` exactly when ``check[base[s] + c] == s``, and that child is
-        ``base[s] + c``.
-    kids:
-        Bit ``c`` is set when the state has a child by letter ``c``: one shift answers "can this
-        path go on with this letter?" without touching ``check``.
-    is_word:
-        True where a word ends.
-    depth:
-        Letters from the root (the word's length when ``is_word``).
-    letter_sum:
-        Sum of the Ruzzle letter values of those letters.
-    """
-
-    base: np.ndarray
-    check: np.ndarray
-    kids: np.ndarray
-    is_word: np.ndarray
-    depth: np.ndarray
-    letter_sum: np.ndarray
-
-    @property
-    def states(self) -> int:
-        """Length of the arrays (trie states plus free slots)."""
-        return len(self.base)
-
-
-def _derived(trie: Trie, alphabet: Alphabet = ENGLISH,
-             stage: Callable[[], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Child masks (int32), depths (int16) and letter sums (int32, the letter values of ``alphabet``'s
-    language) of every state of ``trie``. ``stage`` runs between rounds and may raise to stop."""
-    letter_value = _letter_value_array(alphabet)
-    base = np.frombuffer(trie.base, dtype=np.int32).astype(np.int64)
-    check = np.frombuffer(trie.check, dtype=np.int32).astype(np.int64)
-    n = len(base)
-    child = np.flatnonzero(check >= 0)  # every state but the root
-    parent = check[child]
-    letter = child - base[parent]
-    kids = np.zeros(n, dtype=np.int64)
-    np.bitwise_or.at(kids, parent, np.left_shift(1, letter))
-    # Depth and letter sum: sums along the path to the root, by pointer jumping (each round
-    # doubles the length of path summed; free slots point at the root and add nothing).
-    up = np.zeros(n, dtype=np.int64)
-    up[child] = parent
-    depth = np.zeros(n, dtype=np.int64)
-    depth[child] = 1
-    letter_sum = np.zeros(n, dtype=np.int64)
-    letter_sum[child] = letter_value[letter]
-    while up.any():
-        if stage is not None:
-            stage()
-        depth += depth[up]
-        letter_sum += letter_sum[up]
-        up = up[up]
-    return kids.astype(np.int32), depth.astype(np.int16), letter_sum.astype(np.int32)
-
-
-def _tables(trie: Trie, derived: tuple[np.ndarray, np.ndarray, np.ndarray]) -> TrieTables:
-    kids, depth, letter_sum = derived
-    return TrieTables(
-        base=np.frombuffer(trie.base, dtype=np.int32).astype(np.int64),
-        check=np.frombuffer(trie.check, dtype=np.int32).astype(np.int64),
-        kids=kids.astype(np.int64),
-        is_word=np.frombuffer(trie.is_word, dtype=np.uint8).astype(bool),
-        depth=depth.astype(np.int64),
-        letter_sum=letter_sum.astype(np.int64),
-    )
-
-
-def trie_tables(trie: Trie, alphabet: Alphabet = ENGLISH) -> TrieTables:
-    """The scoring tables of a trie, computed in memory (about 0.2 s for 240,000 words)."""
-    return _tables(trie, _derived(trie, alphabet))
-
-
-def load_trie_tables(lexicon: Lexicon) -> tuple[Trie, TrieTables]:
-    """The trie of a lexicon and its scoring tables, both through the lexicon cache.
-
-    The derived tables (child masks, depths, letter sums) are stored beside the trie, so a later
-    process loads them in milliseconds; this process keeps the last few it loaded.
-    """
-    from cpwords.lexicon.cache import cached
-
-    key = lexicon.content_hash
-    if key in _LOADED:
-        return _LOADED[key]
-    trie, _ = load_trie(lexicon)
-    # The tables follow the trie's state numbering, so its format version is part of the name.
-    name = f"ruzzle-scoring-tables-trie{TRIE_CACHE_VERSION}"
-    check = functools.partial(build_checkpoint, f"the Ruzzle scoring tables of {lexicon.label}")
-    derived = cached(lexicon, name, lambda: _derived(trie, lexicon.alphabet, check), version=TABLES_VERSION)
-    if len(derived[0]) != len(trie.base):  # a trie rebuilt differently since: do not trust the file
-        derived = _derived(trie, lexicon.alphabet)
-    loaded = trie, _tables(trie, derived)
-    _remember(_LOADED, key, loaded, keep=2)
-    return loaded
 
 
 def scorer_for(lexicon: Lexicon, *, scoring: str, min_letters: int, rows: int, cols: int,
@@ -198,7 +85,6 @@ def scorer_for(lexicon: Lexicon, *, scoring: str, min_letters: int, rows: int, c
     return scorer
 
 
-_LOADED: dict[str, tuple[Trie, TrieTables]] = {}
 _SCORERS: dict[tuple[Any, ...], BoardScorer] = {}
 
 
@@ -240,7 +126,8 @@ class BoardScorer:
     Attributes
     ----------
     trie, tables:
-        The dictionary's double-array trie and its :class:`TrieTables`.
+        The dictionary's double-array trie and its
+        :class:`~cpwords.puzzles.ruzzle.tables.TrieTables`.
     scoring, min_letters, rows, cols, bonus_cells:
         As given (``min_letters`` with its default filled in); ``size`` is ``rows * cols``.
 
@@ -464,148 +351,9 @@ class BoardScorer:
 
     def _search(self, letters: np.ndarray, extra: np.ndarray | None, gain: np.ndarray | None,
                 score_bits: int) -> list[tuple[int, int]]:
-        """Breadth-first trie search of a batch of boards; see the module docstring.
-
-        ``letters``: (boards, cells + 1) first letter of each tile, the last column the sentinel.
-        ``extra``: None, or per flat position (board * (cells + 1) + cell) the tile's letter codes,
-        -1 padded. ``gain``: None, or (boards, cells + 1) Ruzzle points of each tile with its
-        letter bonus (Ruzzle with bonus squares: then paths carry their letters and multiplier), and
-        ``score_bits`` the bits of the largest score a path of the batch can reach.
-        """
-        base, check, kids = self.tables.base, self.tables.check, self.tables.kids
-        boards, width = letters.shape
-        flat = letters.ravel()
-        # Optional per mode (None otherwise): ``gain_flat``, ``total`` and ``factor`` with bonus
-        # squares, ``row`` and ``near`` in batches.
-        gain_flat: Any = gain.ravel() if gain is not None else None
-        neighbours, clear, word_mult = self._neighbours, self._clear, self._word_mult
-        batched = boards > 1
-        # The frontier: each live path's last cell, trie state and used cells; in a batch also its
-        # board's row offset (board * width); with bonuses its letter points and word multiplier.
-        cell = np.tile(self._cells, boards) if batched else self._cells
-        row: Any = np.repeat(np.arange(boards, dtype=np.int64) * width, width - 1) if batched else None
-        pos = row + cell if batched else cell
-        state = base[0] + flat[pos]
-        free = clear[cell]  # bits of the cells the path has not used
-        total: Any = gain_flat[pos] if gain_flat is not None else None
-        factor: Any = word_mult[cell] if gain_flat is not None else None
-        keep = np.flatnonzero(check[state] == 0)  # first letters the dictionary has
-        if keep.size < state.size:
-            cell, state, pos, free, row, total, factor = _take(keep, cell, state, pos, free, row, total, factor)
-        if extra is not None:
-            later = self._follow_tiles(extra, pos, state)
-            if later is not None:
-                cell, state, free, row, total, factor = _take(later, cell, state, free, row, total, factor)
-        seen_states, seen_rows, seen_scores = [state], [row], []
-        near: Any = None
-        if gain_flat is not None:
-            seen_scores.append(total * factor)
-        if batched:  # per board and cell, the letters of its neighbours as a bit mask
-            near = np.bitwise_or.reduce(np.left_shift(1, letters[:, neighbours]) & _ALL_LETTERS, axis=2).ravel()
-        while state.size:
-            k = kids[state]
-            if batched:  # drop first the paths that no neighbour's letter continues (a third or so)
-                go = (k & near[row + cell]).nonzero()[0]
-                k, state, cell, row, free = k[go], state[go], cell[go], row[go], free[go]
-                if gain_flat is not None:
-                    total, factor = total[go], factor[go]
-            nb = neighbours[cell]  # (paths, 8)
-            lt = flat[row[:, None] + nb] if batched else flat[nb]
-            # Bit 0 set: the trie goes on by the neighbour's (first) letter and the neighbour is unused.
-            ok = (k[:, None] >> lt) & (free[:, None] >> nb) & 1
-            idx = ok.ravel().nonzero()[0]
-            if not idx.size:
-                break
-            parent = idx >> 3
-            cell = nb.ravel()[idx]
-            state = base[state[parent]] + lt.ravel()[idx]
-            free = free[parent] & clear[cell]
-            if batched:
-                row = row[parent]
-            if gain_flat is not None or extra is not None:
-                pos = row + cell if batched else cell
-                if gain_flat is not None:
-                    total = total[parent] + gain_flat[pos]
-                    factor = factor[parent] * word_mult[cell]
-                if extra is not None:
-                    later = self._follow_tiles(extra, pos, state)
-                    if later is not None:
-                        cell, state, free, row, total, factor = _take(later, cell, state, free, row, total, factor)
-            seen_states.append(state)
-            seen_rows.append(row)
-            if gain_flat is not None:
-                seen_scores.append(total * factor)
-        return self._values(boards, seen_states, seen_rows if batched else None, seen_scores or None, score_bits)
-
-    def _follow_tiles(self, extra: np.ndarray, pos: np.ndarray, state: np.ndarray) -> np.ndarray | None:
-        """Take ``state`` (in place) through the later letters of multi-letter tiles.
-
-        ``state`` has followed each tile's first letter. Returns the indices of the paths still in
-        the trie, or None when none fell off.
-        """
-        base, check = self.tables.base, self.tables.check
-        codes = extra[pos]  # (paths, longest tile)
-        going = np.flatnonzero(codes[:, 1] >= 0)
-        if not going.size:
-            return None
-        alive = np.ones(len(state), dtype=bool)
-        for j in range(1, codes.shape[1]):
-            going = going[codes[going, j] >= 0]
-            s = state[going]
-            nxt = base[s] + codes[going, j]
-            hit = check[nxt] == s
-            alive[going[~hit]] = False
-            going = going[hit]
-            state[going] = nxt[hit]
-        return None if alive.all() else np.flatnonzero(alive)
-
-    def _values(self, boards: int, states: list[np.ndarray], rows: list[np.ndarray] | None,
-                scores: list[np.ndarray] | None, score_bits: int) -> list[tuple[int, int]]:
-        """Per board: the sum over its distinct accepting states (best path score each, with
-        bonuses) and their number.
-
-        ``rows`` is None for a single board; otherwise each path's row offset (board * width).
-        """
-        n_states = self.tables.states
-        state = np.concatenate(states)
-        ok = self._accept[state]
-        key = state[ok]
-        if rows is not None:  # one key per (board, word)
-            key += np.concatenate(rows)[ok] // (self.size + 1) * n_states
-        if scores is None:
-            key.sort()
-            key = key[_run_ends(key)]
-            value = self._value[key % n_states if rows is not None else key]
-        else:
-            score = np.concatenate(scores)[ok]
-            bits = score_bits
-            if int(key.max(initial=0)).bit_length() + bits < 63:
-                # Both in one int64, the key above the score: one plain sort puts each word's
-                # paths together, best last (a lexsort of the two costs twice as much).
-                packed = np.sort((key << bits) | score)
-                key, score = packed >> bits, packed & ((1 << bits) - 1)
-            else:
-                order = np.lexsort((score, key))  # by word, best path last
-                key, score = key[order], score[order]
-            last = _run_ends(key)
-            key = key[last]
-            value = score[last] + self._value[key % n_states]
-        if rows is None:
-            return [(int(value.sum()), len(value))]
-        # Keys are sorted, so each board's words are one run: sums by cumulative sum.
-        cumulative = np.concatenate(([0], np.cumsum(value)))
-        bounds = np.searchsorted(key // n_states, np.arange(boards + 1))
-        sums = (cumulative[bounds[1:]] - cumulative[bounds[:-1]]).tolist()
-        return list(zip(sums, np.diff(bounds).tolist(), strict=True))
-
-
-def _run_ends(sorted_keys: np.ndarray) -> np.ndarray:
-    """Boolean mask of the last element of each run of equal values."""
-    last = np.ones(len(sorted_keys), dtype=bool)
-    np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=last[:-1])
-    return last
-
-
-def _take(keep: np.ndarray, *arrays: Any) -> tuple[Any, ...]:
-    """Each array (None stays None) restricted to the indices ``keep``."""
-    return tuple(a[keep] if a is not None else None for a in arrays)
+        """(value, words) of each board of a batch by the breadth-first search of
+        :mod:`~cpwords.puzzles.ruzzle.frontier` (its arguments as :func:`~.frontier.trie_paths` and
+        :func:`~.frontier.board_tallies` take them)."""
+        levels = trie_paths(self.tables, self._neighbours, self._clear, self._word_mult, self._cells, letters, extra,
+                            gain)
+        return board_tallies(letters.shape[0], letters.shape[1], levels, score_bits, self._accept, self._value)

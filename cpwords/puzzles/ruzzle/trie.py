@@ -85,7 +85,36 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH,
         empty[0] = 1 if n else 0
         return array("i", [0]) * size, array("i", [_FREE]) * size, bytes(empty), 1
     lengths = np.fromiter(map(len, ordered), np.int64, n)
-    longest = int(lengths.max())
+    codes = _letter_codes(ordered, lengths, alphabet, stage)
+    nodes, depth, letter, parent, word_node = _trie_nodes(codes, lengths, stage)
+    low = np.full(nodes, 1 << 30, np.int64)
+    high = np.full(nodes, -1, np.int64)
+    np.minimum.at(low, parent, letter)
+    np.maximum.at(high, parent, letter)
+    block = np.where(high >= 0, high - low + 1, 0)
+    node_base = np.where(high >= 0, LETTER_SLOTS + np.cumsum(block) - block - low, 0)
+    state = np.zeros(nodes, np.int64)
+    by_depth = np.argsort(depth, kind="stable")
+    longest = codes.shape[1] - 1
+    bounds = np.searchsorted(depth[by_depth], np.arange(1, longest + 2))
+    for d in range(longest):  # a level's states follow from its parents' bases
+        level = by_depth[bounds[d]:bounds[d + 1]]
+        state[level + 1] = node_base[parent[level]] + letter[level]
+    stage()
+    size = LETTER_SLOTS + int(block.sum()) + LETTER_SLOTS + 1
+    base = np.zeros(size, np.int32)
+    check = np.full(size, _FREE, np.int32)
+    ends = np.zeros(size, np.uint8)
+    base[state] = node_base
+    check[state[1:]] = state[parent]
+    ends[state[word_node]] = 1
+    return array("i", base.tobytes()), array("i", check.tobytes()), ends.tobytes(), nodes
+
+
+def _letter_codes(ordered: list[str], lengths: np.ndarray, alphabet: Alphabet, stage: Callable[[], None]) -> np.ndarray:
+    """The words' letters as alphabet indices, one row a word, -1 after its end (one column more
+    than the longest word). Raises ValueError for a letter outside ``alphabet``."""
+    n, longest = len(ordered), int(lengths.max())
     points = np.frombuffer("".join(ordered).encode("utf-32-le"), dtype=np.uint32)
     letters = alphabet.letters
     lookup = np.full(max(map(ord, letters)) + 1, -1, np.int16)
@@ -98,6 +127,15 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH,
     starts = np.cumsum(lengths) - lengths
     codes[np.repeat(np.arange(n), lengths), np.arange(points.size) - np.repeat(starts, lengths)] = lookup[points]
     stage()
+    return codes
+
+
+def _trie_nodes(codes: np.ndarray, lengths: np.ndarray,
+                stage: Callable[[], None]) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The trie's nodes from the sorted words' letter ``codes``: ``(nodes, depth, letter, parent,
+    word_node)``, the first three per node but the root (node *k* + 1 at index *k*), the last per
+    word (the node where it ends)."""
+    n = len(lengths)
     same = (codes[1:] == codes[:-1]) & (codes[1:] >= 0)
     lcp = np.zeros(n, np.int64)
     lcp[1:] = np.argmin(same, axis=1)  # the last column is never "same": argmin finds the first difference
@@ -120,27 +158,7 @@ def _double_array(words: Iterable[str], alphabet: Alphabet = ENGLISH,
     parent = np.where(step == 0, shared[maker], np.arange(nodes - 1))
     word_node = np.where(new > 0, first + new - 1, shared)  # a repeated word makes no node
     stage()
-    low = np.full(nodes, 1 << 30, np.int64)
-    high = np.full(nodes, -1, np.int64)
-    np.minimum.at(low, parent, letter)
-    np.maximum.at(high, parent, letter)
-    block = np.where(high >= 0, high - low + 1, 0)
-    node_base = np.where(high >= 0, LETTER_SLOTS + np.cumsum(block) - block - low, 0)
-    state = np.zeros(nodes, np.int64)
-    by_depth = np.argsort(depth, kind="stable")
-    bounds = np.searchsorted(depth[by_depth], np.arange(1, longest + 2))
-    for d in range(longest):  # a level's states follow from its parents' bases
-        level = by_depth[bounds[d]:bounds[d + 1]]
-        state[level + 1] = node_base[parent[level]] + letter[level]
-    stage()
-    size = LETTER_SLOTS + int(block.sum()) + LETTER_SLOTS + 1
-    base = np.zeros(size, np.int32)
-    check = np.full(size, _FREE, np.int32)
-    ends = np.zeros(size, np.uint8)
-    base[state] = node_base
-    check[state[1:]] = state[parent]
-    ends[state[word_node]] = 1
-    return array("i", base.tobytes()), array("i", check.tobytes()), ends.tobytes(), nodes
+    return nodes, depth, letter, parent, word_node
 
 
 def _no_check() -> None:
@@ -224,15 +242,7 @@ def _walk(board: Board, trie: Trie, min_letters: int, scoring: str,
     compare = path_matters(board, scoring)
     # Points a cell adds to the letter sum (tile value times letter bonus): what paths compete on,
     # and (Ruzzle scoring) the word's score less its length bonus.
-    values = board.values
-    points = [tile_value(t, values) * m if scoring == "ruzzle" else 0
-              for t, m in zip(board.tiles, board.letter_mult, strict=True)]
-    # Per cell: (neighbour, its letter or -1 for a multi-letter tile, its length, points, word bonus).
-    moves = [
-        tuple((nb, codes[nb][0] if len(codes[nb]) == 1 else -1, len(codes[nb]), points[nb],
-               board.word_mult[nb]) for nb in nbs)
-        for nbs in board.neighbours
-    ]
+    points, moves = _cell_moves(board, codes, scoring)
     # Cells on the current path: flags set and cleared as the walk goes (a bit mask as one int
     # costs a copy of the whole mask a step: 5 KB on a 200×200 board).
     taken = bytearray(board.size)
@@ -281,6 +291,20 @@ def _walk(board: Board, trie: Trie, min_letters: int, scoring: str,
         if state >= 0:
             visit(cell, state, len(tiles[cell]), points[cell], board.word_mult[cell])
     return found, best
+
+
+def _cell_moves(board: Board, codes: list[tuple[int, ...]], scoring: str) -> tuple[list[int], list[tuple[Any, ...]]]:
+    """What :func:`_walk` reads at each step: per cell, its points, and its moves: (neighbour, its
+    letter or -1 for a multi-letter tile, its length, points, word bonus)."""
+    values = board.values
+    points = [tile_value(t, values) * m if scoring == "ruzzle" else 0
+              for t, m in zip(board.tiles, board.letter_mult, strict=True)]
+    moves = [
+        tuple((nb, codes[nb][0] if len(codes[nb]) == 1 else -1, len(codes[nb]), points[nb],
+               board.word_mult[nb]) for nb in nbs)
+        for nbs in board.neighbours
+    ]
+    return points, moves
 
 
 def trie_of(lexicon: Lexicon) -> tuple[Trie, dict[str, Any]]:
