@@ -51,9 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.engines.budget import Budget, SearchTimeout
-from cpwords.engines.parallel import parallel_map
-from cpwords.engines.workers import start_method
+from cpwords.engines.budget import SearchTimeout
 from cpwords.geometry import Symmetry
 from cpwords.puzzles.word_grid.count_engine import (
     BeyondTimeLeft,
@@ -74,8 +72,6 @@ __all__ = [
 MAX_INTERMEDIATE = 60_000_000
 #: Largest number of multiply-adds the plain einsum counter accepts for one contraction.
 MAX_FLOPS = 2e10
-#: A plan estimated to take less than this many seconds runs in this process: workers would not pay off.
-POOL_MIN_SECONDS = 0.5
 #: Share of the time left that planning the grids' own term may take, with distinct words
 #: (:func:`grids_plan`): a count whose planning takes longer could not finish anyway.
 PLAN_SHARE = 0.5
@@ -349,11 +345,12 @@ def grids_plan(problem: GridProblem, arrays: dict[int, np.ndarray], budget: Budg
     network (the other partitions merge slots): when it cannot be contracted, nothing can, and
     the count says so at once instead of after listing millions of partitions (an open 5×5 has
     115,975). With distinct words and a time limit the planner is also told the time left (times
-    the workers): a partial sum of signed terms bounds nothing, so a count that cannot finish
+    ``workers``, the processes that will count: 1 for :func:`count_grids`, which counts in this
+    process): a partial sum of signed terms bounds nothing, so a count that cannot finish
     raises BeyondTimeLeft and the caller counts by listing grids instead, which bounds from below;
     so does a plan that takes more than :data:`PLAN_SHARE` of the time left to make (the 7×7
-    Gridle's takes about a second). ``workers=None`` (the shards of a cluster of unknown size)
-    never refuses by the time left.
+    Gridle's takes about a second). ``workers=None`` (the shards of a cluster of unknown size,
+    :func:`count_terms`) never refuses by the time left.
 
     Raises
     ------
@@ -486,7 +483,7 @@ def _combine(problem: GridProblem, fixed: dict[str, int], contractions: int) -> 
     return GridCount(raw, modulo // len(problem.group), fixed, contractions)
 
 
-# ---------------------------------------------------------------- parallel leaves
+# ---------------------------------------------------------------- the count in this process
 
 #: Leaves per piece of the outer loop when a term is summed here (the unit of partial progress).
 RUN_CHUNK = 256
@@ -511,54 +508,28 @@ class CountProgress:
     raw_at_least: int | None = None
 
 
-_SHARED_PLAN: NetworkPlan | None = None
-
-
-def _run_chunk(bounds: tuple[int, int]) -> int:
-    assert _SHARED_PLAN is not None
-    return _SHARED_PLAN.run(bounds[0], bounds[1], None)
-
-
 def _chunks(leaves: int, step: int) -> list[tuple[int, int]]:
     return [(s, min(s + step, leaves)) for s in range(0, leaves, step)]
 
 
-def _run_plan(plan: NetworkPlan, budget: BudgetLike | None, workers: int,
-              on_partial: Any = None) -> int:
-    """All leaves of a plan, on ``workers`` local workers of the execution layer when it is big
-    enough to pay off (workers forked from here inherit the plan).
+def _run_plan(plan: NetworkPlan, budget: BudgetLike | None, on_partial: Any = None) -> int:
+    """All leaves of a plan, in this process, :data:`RUN_CHUNK` leaves at a time.
 
     ``on_partial(total)`` is called with the sum of the pieces finished so far after each one,
-    so that a stop (SearchTimeout from ``budget.check()``) loses only the pieces under way.
+    so that a stop (SearchTimeout from ``budget.check()``) loses only the piece under way.
     """
-    if workers <= 1 or plan.leaves < 4 * workers or plan.seconds < POOL_MIN_SECONDS or start_method() != "fork":
-        total = 0
-        for start, stop in _chunks(plan.leaves, RUN_CHUNK):
-            total += plan.run(start, stop, budget)
-            if on_partial is not None:
-                on_partial(total)
-        return total
-    global _SHARED_PLAN
-    _SHARED_PLAN = plan  # inherited by the forked workers
-    chunks = _chunks(plan.leaves, max(1, min(RUN_CHUNK, plan.leaves // (workers * 16))))
     total = 0
-    try:
-        mapped = parallel_map(_run_chunk, chunks, budget if isinstance(budget, Budget) else None, workers=workers,
-                              grace_s=0.0)
-        for _, value in mapped:
-            total += value
-            if on_partial is not None:
-                on_partial(total)
-        if not mapped.run.complete and budget is not None:
-            budget.check()
-        return total
-    finally:
-        _SHARED_PLAN = None
+    for start, stop in _chunks(plan.leaves, RUN_CHUNK):
+        total += plan.run(start, stop, budget)
+        if on_partial is not None:
+            on_partial(total)
+    return total
 
 
-def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, workers: int = 1,
+def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None,
                 progress: CountProgress | None = None) -> GridCount:
-    """Exact number of grids (all, and modulo the problem's symmetry group).
+    """Exact number of grids (all, and modulo the problem's symmetry group), in this process
+    (a split of the count over processes is the kind's :mod:`.shards`, run by the cluster runner).
 
     Parameters
     ----------
@@ -567,8 +538,6 @@ def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, worke
     budget:
         Checked between terms, between pieces of a term and inside every plan's leaf loop; its
         ``check()`` raises SearchTimeout when time is up.
-    workers:
-        Local workers of the execution layer for the leaves of big terms (1 = this process only).
     progress:
         Filled in while counting (terms done, a lower bound on the raw count), for a caller
         that reports how far a stopped count got.
@@ -589,7 +558,7 @@ def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, worke
     progress = progress if progress is not None else CountProgress()
     arrays = word_arrays(problem)
     # with distinct words, the grids' own term first: it may refuse the whole count at once
-    first = grids_plan(problem, arrays, budget, workers) if problem.distinct else None
+    first = grids_plan(problem, arrays, budget) if problem.distinct else None
     elements = _group_elements(problem)
     classes = {g.name: _term_classes(problem, g, budget) if possible else [] for g, possible in elements}
     progress.terms = sum(len(c) for c in classes.values())
@@ -613,7 +582,7 @@ def count_grids(problem: GridProblem, *, budget: BudgetLike | None = None, worke
                 if bounds_raw:
                     progress.raw_at_least = weight * value
 
-            total += weight * _run_plan(plan, budget, workers, on_partial)
+            total += weight * _run_plan(plan, budget, on_partial)
             contractions += 1
             progress.terms_done += 1
         fixed[g.name] = total

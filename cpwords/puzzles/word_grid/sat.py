@@ -19,7 +19,6 @@ from typing import Any
 from cpwords.engines import counting, sat
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
-from cpwords.engines.workers import worker_count
 from cpwords.geometry import orbit_size
 from cpwords.puzzles.word_grid.problem import GridProblem
 
@@ -172,16 +171,16 @@ def _raced_count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
 
 def projected_count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """Grids by Ganak's projected model counts of :func:`counting_cnf`, one per symmetry, combined
-    by Burnside's lemma (in worker processes, killed when ``budget`` ends).
+    by Burnside's lemma (in ``budget.workers`` worker processes, the run's own: a pool, so that a
+    count can be killed when ``budget`` ends).
 
     Raises
     ------
     ImportError
         When ``pyganak`` is not installed.
     """
-    workers = worker_count(spec.workers)[0]
     pool: counting.CountingPool[int] = counting.CountingPool(partial(counting_cnf, problem), budget,
-                                                             workers=workers, chunk=1)
+                                                             workers=budget.workers, chunk=1)
     fixed: dict[str, int] = {}
     clauses = 0
     for counted in pool.counts(range(len(problem.group))):
