@@ -160,7 +160,7 @@ def _generate_anchored(problem: GridProblem, spec: Any, budget: Budget) -> Found
             gm = build_model(sub, shuffled_order(problem.alphabet.size, rng), symmetry=False, budget=budget)
         except BuildTimeout as exc:
             return found.stop(exc.reason) if found.answers else exc.found()
-        outcome = cpsat.solve(gm.model, budget, workers=spec.workers or 1, seed=spec.seed, randomize=True,
+        outcome = cpsat.solve(gm.model, budget, workers=spec.threads or 1, seed=spec.seed, randomize=True,
                               parameters=LIGHT_PRESOLVE)
         cpsat.add_stats(found.stats, outcome.stats)
         if outcome.stopped is not None and not outcome.status.solved:
@@ -188,7 +188,7 @@ def _solve_repeatedly(problem: GridProblem, spec: Any, budget: Budget) -> Found:
         gm.model.minimize(sum(gm.costs))
     found = Found()
     for _ in range(spec.count):
-        outcome = cpsat.solve(gm.model, budget, workers=spec.workers or (None if spec.objective == "common" else 1),
+        outcome = cpsat.solve(gm.model, budget, workers=spec.threads or (None if spec.objective == "common" else 1),
                               seed=spec.seed, randomize=randomize, parameters=LIGHT_PRESOLVE)
         cpsat.add_stats(found.stats, outcome.stats)
         if outcome.status is Status.INFEASIBLE:
