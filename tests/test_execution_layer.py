@@ -11,7 +11,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import alive, common_v1_file, descendants, shared_file
@@ -133,10 +132,9 @@ def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
     return run_cpwords(argv)
 
 
-#: The 7×7 Gridle count with distinct words on the version-1 common-5k (2,152 terms, three of them
-#: big enough for a pool of two workers, the rest in the command's own process: seconds, not
+#: The 7×7 Gridle count with distinct words on the version-1 common-5k (2,152 terms: seconds, not
 #: minutes): the grids and the raw count, as counted in one process without workers (the sweep's
-#: test below counts them again).
+#: test below counts them again, in one process and in shards on two local workers).
 GRID_COUNT = (2667, 5334)
 
 
@@ -169,35 +167,31 @@ def _exact_runs(spec: Path, runs: int) -> None:
             assert f"{grids:,}" in out.stdout and f"{raw:,}" in out.stdout
 
 
-def test_a_multi_pool_grid_count_through_the_cli_is_exact(grid_count_spec: Path) -> None:
-    """The CLI's signal watcher once took the SIGTERM of a pool's worker for the user's Ctrl-C (exit
-    130 on a count nobody interrupted). A run with --json and a text run, each starting and ending
-    several pools of workers under the watcher, exact: one run here, with --json (ten runs, text
-    and --json, and the check that the count does start several pools: the sweep's test below)."""
+def test_a_grid_count_with_workers_through_the_cli_is_exact(grid_count_spec: Path) -> None:
+    """The CLI's signal watcher once took the SIGTERM of an ending worker for the user's Ctrl-C
+    (exit 130 on a count nobody interrupted). The spec asks for two workers: where the count runs
+    is the run's route (the kind's own count is one process; its shards run on the workers). One
+    run here, with --json (ten runs, text and --json: the sweep's test below)."""
     _exact_runs(grid_count_spec, 1)
 
 
 @pytest.mark.sweep  # the same promise as above, ten times: the failure it guards against was intermittent
-def test_a_multi_pool_grid_count_through_the_cli_is_exact_every_time(grid_count_spec: Path) -> None:
-    """The figures of :data:`GRID_COUNT`, counted in this process with no worker at all; the
-    terms that go to a pool when two workers count (the rule of count._run_plan) are several, so
-    that every run of the command starts and ends several pools under the watcher. Then ten runs,
-    text and --json, all exact."""
+def test_a_grid_count_with_workers_through_the_cli_is_exact_every_time(grid_count_spec: Path) -> None:
+    """The figures of :data:`GRID_COUNT`, counted by the kind in this process (one process, no
+    worker at all) and as shards on two local workers of the runner, which start and end under
+    the call. Then ten runs of the command, text and --json, all exact."""
     import cpwords
-    from cpwords.puzzles.word_grid import count
+    from cpwords import api
 
-    pooled = []
-    run_plan = count._run_plan
-
-    def spy(plan: Any, budget: Any, workers: int, on_partial: Any = None) -> int:
-        pooled.append(plan.leaves >= 4 * 2 and plan.seconds >= count.POOL_MIN_SECONDS)
-        return run_plan(plan, budget, workers, on_partial)
-
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(count, "_run_plan", spy)
-        reference = cpwords.solve(cpwords.load(grid_count_spec)[0], workers=1)
+    before = descendants(os.getpid())
+    spec = cpwords.load(grid_count_spec)[0]
+    reference = cpwords.solve(spec, workers=1)
     assert (reference.count, reference.stats["raw_count"], reference.count_exact) == (*GRID_COUNT, True)
-    assert len(pooled) > 1000 and sum(pooled) >= 2, (len(pooled), sum(pooled))
+    assert descendants(os.getpid()) <= before  # the kind's count started no process
+    sharded = api.solve_batch([spec], workers=2)[0]
+    assert (sharded.count, sharded.stats["raw_count"], sharded.count_exact) == (*GRID_COUNT, True)
+    assert sharded.stats["cluster"] == "2 local processes"
+    assert descendants(os.getpid()) <= before
     _exact_runs(grid_count_spec, 10)
 
 

@@ -259,6 +259,40 @@ def test_bad_spec_fields() -> None:
         cpwords.solve({"kind": "word_grid", "given": ["cr?ne"]})
 
 
+def test_threads_are_cpsats_search_workers(ring: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``threads`` is CP-SAT's search workers in this process (not the run's ``workers``): two
+    threads give valid grids for generate and for the least rare fill, and reach CP-SAT; the
+    defaults are 1 (generate) and CP-SAT's own (objective common); a bad value is a one-line input
+    error; ``cpwords schema`` documents the field."""
+    from cpwords.engines import cpsat as engine
+
+    asked: list[int | None] = []
+    solve = engine.solve
+
+    def recording(*args: object, **kw: object) -> object:
+        asked.append(kw.get("workers"))
+        return solve(*args, **kw)
+
+    monkeypatch.setattr(engine, "solve", recording)
+    base = {"shape": ring, "dictionary": {"words": THREE}, "engine": "cpsat", "seed": 3}
+    for fields in ({"task": "generate", "count": 2}, {"task": "fill", "objective": "common", "given": ["c??", "?#?", "???"]}):
+        for threads, default in ((2, 2), (None, 1 if "objective" not in fields else None)):
+            asked.clear()
+            result = solve_checked(spec_of(**base, **fields, threads=threads))
+            assert result.solutions and result.status in (Status.OPTIMAL, Status.FEASIBLE), fields
+            assert asked and set(asked) == {default}, (fields, threads, asked)
+    bad = tmp_path / "bad.yaml"
+    for value in ("0", "two"):
+        bad.write_text(f"kind: word_grid\nengine: cpsat\nthreads: {value}\n")
+        assert main(["solve", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "threads" in err and "Traceback" not in err, err
+    assert main(["schema", "word_grid"]) == 0
+    schema = capsys.readouterr().out
+    assert "threads" in schema and "CP-SAT search workers (threads)" in schema
+
+
 def test_cli_fill_and_unscramble_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     partial = tmp_path / "partial.yaml"
     partial.write_text("rows: ['crane', '?#?#?', '?????', '?#?#?', '?????']\n")

@@ -58,7 +58,6 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
     code = [0] * size
     for v, letter in enumerate(alphabet):
         code[letter] = v
-    recode = np.asarray(code, dtype=np.int64)
     model = cp_model.CpModel()
     cells = []
     for i, (r, c) in enumerate(problem.cells):
@@ -66,6 +65,19 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
             cells.append(model.new_constant(code[problem.given[i]]))
         else:
             cells.append(model.new_int_var(0, size - 1, f"letter_r{r + 1}c{c + 1}"))
+    costs = _word_tables(model, problem, cells, np.asarray(code, dtype=np.int64), with_costs, budget)
+    if problem.distinct:
+        _different_words(model, problem, cells, budget)
+    if symmetry:
+        check_building(budget)
+        lex_leader_constraints(model, cells, problem.group, "lex")
+    return GridModel(model, cells, costs, alphabet)
+
+
+def _word_tables(model: cp_model.CpModel, problem: GridProblem, cells: list[cp_model.IntVar], recode: np.ndarray,
+                 with_costs: bool, budget: Budget) -> list[cp_model.IntVar]:
+    """One ``add_allowed_assignments`` table per slot over its cells' letters (value codes
+    ``recode[letter]``), with a rareness column when ``with_costs``; returns the rareness variables."""
     costs = []
     for s, slot in enumerate(problem.slots):
         check_building(budget)
@@ -85,27 +97,27 @@ def build_model(problem: GridProblem, alphabet: list[int] | None = None, *, symm
         else:
             # rows sorted, as numpy builds them in a blink where Python tuples took a second
             model.add_allowed_assignments(letters, np.unique(coded, axis=0).tolist())
-    if problem.distinct:
-        # Two slots of equal length hold different words: some position differs.
-        for s in range(len(problem.slots)):
-            check_building(budget)
-            for t in range(s + 1, len(problem.slots)):
-                a, b = problem.slots[s], problem.slots[t]
-                if len(a) != len(b):
-                    continue
-                differs = []
-                for p, (ca, cb) in enumerate(zip(a, b, strict=True)):
-                    if ca == cb:
-                        continue
-                    d = model.new_bool_var(f"differ_{s}_{t}_{p}")
-                    model.add(cells[ca] != cells[cb]).only_enforce_if(d)
-                    model.add(cells[ca] == cells[cb]).only_enforce_if(d.Not())  # fixed by the letters
-                    differs.append(d)
-                model.add_bool_or(differs)
-    if symmetry:
+    return costs
+
+
+def _different_words(model: cp_model.CpModel, problem: GridProblem, cells: list[cp_model.IntVar],
+                     budget: Budget) -> None:
+    """Two slots of equal length hold different words: some position differs."""
+    for s in range(len(problem.slots)):
         check_building(budget)
-        lex_leader_constraints(model, cells, problem.group, "lex")
-    return GridModel(model, cells, costs, alphabet)
+        for t in range(s + 1, len(problem.slots)):
+            a, b = problem.slots[s], problem.slots[t]
+            if len(a) != len(b):
+                continue
+            differs = []
+            for p, (ca, cb) in enumerate(zip(a, b, strict=True)):
+                if ca == cb:
+                    continue
+                d = model.new_bool_var(f"differ_{s}_{t}_{p}")
+                model.add(cells[ca] != cells[cb]).only_enforce_if(d)
+                model.add(cells[ca] == cells[cb]).only_enforce_if(d.Not())  # fixed by the letters
+                differs.append(d)
+            model.add_bool_or(differs)
 
 
 _LETTERS: dict[int, tuple[GridProblem, dict[int, np.ndarray]]] = {}
@@ -161,7 +173,7 @@ def _generate_anchored(problem: GridProblem, spec: Any, budget: Budget) -> Found
             gm = build_model(sub, shuffled_order(problem.alphabet.size, rng), symmetry=False, budget=budget)
         except BuildTimeout as exc:
             return found.stop(exc.reason) if found.answers else exc.found()
-        outcome = cpsat.solve(gm.model, budget, workers=spec.workers or 1, seed=spec.seed, randomize=True,
+        outcome = cpsat.solve(gm.model, budget, workers=spec.threads or 1, seed=spec.seed, randomize=True,
                               parameters=LIGHT_PRESOLVE)
         cpsat.add_stats(found.stats, outcome.stats)
         if outcome.stopped is not None and not outcome.status.solved:
@@ -189,7 +201,7 @@ def _solve_repeatedly(problem: GridProblem, spec: Any, budget: Budget) -> Found:
         gm.model.minimize(sum(gm.costs))
     found = Found()
     for _ in range(spec.count):
-        outcome = cpsat.solve(gm.model, budget, workers=spec.workers or (None if spec.objective == "common" else 1),
+        outcome = cpsat.solve(gm.model, budget, workers=spec.threads or (None if spec.objective == "common" else 1),
                               seed=spec.seed, randomize=randomize, parameters=LIGHT_PRESOLVE)
         cpsat.add_stats(found.stats, outcome.stats)
         if outcome.status is Status.INFEASIBLE:

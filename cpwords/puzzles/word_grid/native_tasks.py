@@ -9,7 +9,6 @@ from typing import Any
 
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
-from cpwords.engines.workers import worker_count
 from cpwords.geometry import canonical_form, is_lex_leader
 from cpwords.puzzles.word_grid.count import BeyondTimeLeft, CountProgress, TooLargeToContract, count_grids
 from cpwords.puzzles.word_grid.native import GridSearch
@@ -175,14 +174,13 @@ def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     lists grids one by one, which bounds the count from below.
     """
     progress = CountProgress()
-    workers = worker_count(spec.workers)[0]
     left = budget.left()
     shared = problem.distinct and left is not None
     exact_budget = budget.child(left * SUM_PRODUCT_SHARE) if shared and left is not None else budget
     refused: TooLargeToContract | None = None
     why = ""
     try:
-        counted = count_grids(problem, budget=exact_budget, workers=workers, progress=progress)
+        counted = count_grids(problem, budget=exact_budget, progress=progress)
     except TooLargeToContract as exc:
         counted, refused = None, exc
     except SearchTimeout:
@@ -195,7 +193,7 @@ def count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     if counted is not None:
         return Found(count=counted.modulo_symmetry, stats={
             "raw_count": counted.raw, "method": "sum-product", "fixed_points": counted.fixed_points,
-            "contractions": counted.contractions, "workers": workers})
+            "contractions": counted.contractions})
     _grids, n, raw, complete, nodes = enumerate_grids(problem, budget, keep=False)
     found = Found(count=n, stats={"raw_count": raw, "method": "enumeration", "nodes": nodes})
     if isinstance(refused, BeyondTimeLeft) and math.isfinite(refused.seconds):

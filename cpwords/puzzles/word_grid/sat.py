@@ -11,15 +11,16 @@ counter (:func:`counting_cnf`) and Ganak's projected model count per symmetry (B
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
 from cpwords.engines import counting, sat
 from cpwords.engines.budget import Budget, SearchTimeout
 from cpwords.engines.found import Found
-from cpwords.engines.workers import worker_count
 from cpwords.geometry import orbit_size
 from cpwords.puzzles.word_grid.problem import GridProblem
 
@@ -172,16 +173,16 @@ def _raced_count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
 
 def projected_count(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """Grids by Ganak's projected model counts of :func:`counting_cnf`, one per symmetry, combined
-    by Burnside's lemma (in worker processes, killed when ``budget`` ends).
+    by Burnside's lemma (in ``budget.workers`` worker processes, the run's own: a pool, so that a
+    count can be killed when ``budget`` ends).
 
     Raises
     ------
     ImportError
         When ``pyganak`` is not installed.
     """
-    workers = worker_count(spec.workers)[0]
     pool: counting.CountingPool[int] = counting.CountingPool(partial(counting_cnf, problem), budget,
-                                                             workers=workers, chunk=1)
+                                                             workers=budget.workers, chunk=1)
     fixed: dict[str, int] = {}
     clauses = 0
     for counted in pool.counts(range(len(problem.group))):
@@ -215,63 +216,18 @@ def counting_cnf(problem: GridProblem, g: int = 0) -> counting.Cnf:
     slots never both take one word's leaf. Symmetry g: each cell's letter equals its image's.
     An unsatisfiable formula is returned as the empty clause (checked by a SAT solver first).
     """
-    top = 0
-
-    def new() -> int:
-        nonlocal top
-        top += 1
-        return top
-
+    fresh = itertools.count(1)  # the formula's variables, numbered in order of creation
     clauses: list[list[int]] = []
-    used: list[set[int]] = [set() for _ in problem.cells]
-    for s, slot in enumerate(problem.slots):
-        ws = problem.words[len(slot)]
-        for w in problem.candidates[s]:
-            for c, ch in zip(slot, ws[w], strict=True):
-                used[c].add(problem.alphabet.index[ch])
-    letter = [{ch: new() for ch in sorted(u)} for u in used]
-    for onehot in letter:
-        lits = list(onehot.values())
-        clauses.append(lits)
-        clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
+    letter = _cell_letters(problem, fresh, clauses)
     words: dict[tuple[int, int], list[int]] = {}
     projection: list[int] = []
-    for s, slot in enumerate(problem.slots):
-        n = len(slot)
-        ws = problem.words[n]
-        trie: dict[str, Any] = {}
-        for w in problem.candidates[s]:
-            node = trie
-            for ch in ws[w]:
-                node = node.setdefault(ch, {})
-            node[""] = w
-        stack: list[tuple[dict[str, Any], int, int | None]] = [(trie, 0, None)]
-        while stack:
-            node, depth, var = stack.pop()
-            cell = slot[depth]
-            options = []
-            for ch, child in node.items():
-                if ch == "":
-                    continue
-                x = letter[cell][problem.alphabet.index[ch]]
-                options.append(x)
-                t = new()
-                clauses.append([-t, x])
-                if var is None:
-                    clauses.append([-x, t])
-                else:
-                    clauses.extend(([-t, var], [-var, -x, t]))
-                if depth + 1 == n:
-                    words.setdefault((n, child[""]), []).append(t)
-                    projection.append(t)
-                else:
-                    stack.append((child, depth + 1, t))
-            clauses.append(options if var is None else [-var, *options])
+    for s in range(len(problem.slots)):
+        _slot_trie(problem, s, letter, fresh, clauses, words, projection)
     if problem.distinct:
         for leaves in words.values():
             clauses.extend([-a, -b] for i, a in enumerate(leaves) for b in leaves[i + 1:])
-    perm = problem.group[g].perm
     if g:
+        perm = problem.group[g].perm
         for c, onehot in enumerate(letter):
             for code, x in onehot.items():
                 y = letter[perm[c]].get(code)
@@ -281,6 +237,61 @@ def counting_cnf(problem: GridProblem, g: int = 0) -> counting.Cnf:
         # once: an unsatisfiable one becomes the empty clause, which counts 0 at once
         return [[]], projection
     return clauses, projection
+
+
+def _cell_letters(problem: GridProblem, fresh: Iterator[int], clauses: list[list[int]]) -> list[dict[int, int]]:
+    """Per cell, a variable for each letter some candidate word puts there, exactly one true
+    (pairwise at-most-one clauses go into ``clauses``)."""
+    used: list[set[int]] = [set() for _ in problem.cells]
+    for s, slot in enumerate(problem.slots):
+        ws = problem.words[len(slot)]
+        for w in problem.candidates[s]:
+            for c, ch in zip(slot, ws[w], strict=True):
+                used[c].add(problem.alphabet.index[ch])
+    letter = [{ch: next(fresh) for ch in sorted(u)} for u in used]
+    for onehot in letter:
+        lits = list(onehot.values())
+        clauses.append(lits)
+        clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
+    return letter
+
+
+def _slot_trie(problem: GridProblem, s: int, letter: list[dict[int, int]], fresh: Iterator[int],
+               clauses: list[list[int]], words: dict[tuple[int, int], list[int]], projection: list[int]) -> None:
+    """The trie of slot ``s``'s candidate words, one variable per trie node (node ↔ parent ∧ the
+    cell's letter; a chosen node needs one of its children's letters next). Its leaves, the
+    slot's word variables, are added to ``projection`` and to ``words`` by (length, word id)."""
+    slot = problem.slots[s]
+    n = len(slot)
+    ws = problem.words[n]
+    trie: dict[str, Any] = {}
+    for w in problem.candidates[s]:
+        node = trie
+        for ch in ws[w]:
+            node = node.setdefault(ch, {})
+        node[""] = w
+    stack: list[tuple[dict[str, Any], int, int | None]] = [(trie, 0, None)]
+    while stack:
+        node, depth, var = stack.pop()
+        cell = slot[depth]
+        options = []
+        for ch, child in node.items():
+            if ch == "":
+                continue
+            x = letter[cell][problem.alphabet.index[ch]]
+            options.append(x)
+            t = next(fresh)
+            clauses.append([-t, x])
+            if var is None:
+                clauses.append([-x, t])
+            else:
+                clauses.extend(([-t, var], [-var, -x, t]))
+            if depth + 1 == n:
+                words.setdefault((n, child[""]), []).append(t)
+                projection.append(t)
+            else:
+                stack.append((child, depth + 1, t))
+        clauses.append(options if var is None else [-var, *options])
 
 
 def _satisfiable(clauses: list[list[int]]) -> bool:

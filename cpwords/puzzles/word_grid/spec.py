@@ -104,6 +104,10 @@ class WordGridSpec(BaseSpec):
     scrambled: list[str] | None = None
     """For ``unscramble``: the rows of the scrambled grid (every open cell holds a letter, ``#`` black).
     The shape's ``fixed`` cells keep their letters; the others may be swapped."""
+    threads: int | None = Field(default=None, ge=1)
+    """CP-SAT search workers (threads) in this process, for ``engine: cpsat`` and ``unscramble``;
+    default: 1 for generate/fill, all of CP-SAT's default for ``objective: common`` and
+    ``unscramble``. Not the run's ``workers`` (local processes): a solve is one process."""
 
     @field_validator("given")
     @classmethod

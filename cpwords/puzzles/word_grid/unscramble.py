@@ -80,7 +80,7 @@ def unscramble(problem: GridProblem, spec: Any, budget: Budget) -> Found:
     """
     letters = _scrambled_letters(spec)
     scrambled = [problem.alphabet.index[letters[cell]] for cell in problem.cells]
-    found = fewest_swaps(problem, scrambled, budget, seed=spec.seed)
+    found = fewest_swaps(problem, scrambled, budget, workers=spec.threads, seed=spec.seed)
     if found.answers and found.stopped is not None:
         cause = {"time_limit": "the time limit was reached", "interrupted": "the search was interrupted"}.get(
             found.stopped, "CP-SAT ended its run before the time limit")
