@@ -19,6 +19,7 @@ from pace import HANG_S, Stopwatch, run_cpwords, startup_cpu_s, wait_until
 from cpwords.engines.budget import Budget
 from cpwords.engines.local import RETRIES, Local
 from cpwords.engines.parallel import open_executor, parallel_map
+from cpwords.engines.shards import Shard
 from cpwords.engines.workers import WorkerLost, usable_cores, worker_count
 
 
@@ -252,7 +253,7 @@ def test_a_sharded_count_ends_at_its_time_limit(full_7x7_spec: Path, tmp_path: P
     watch.assert_within(1.0, startup_cpu_s() + work, f"solve --time-limit 1 {option[0]}")
 
 
-def _chain_that_reaches_the_target_or_waits(self: object, spec: object, context: object, shard: Any,
+def _chain_that_reaches_the_target_or_waits(self: object, spec: object, context: object, shard: Shard,
                                             budget: object) -> dict[str, object]:
     """Chain 0 reports a board at the target at once; the others would take a minute."""
     if shard.data["chain"] != 0:
