@@ -14,7 +14,8 @@ from typing import Any
 
 from cpwords.version import __version__ as __version__
 
-__all__ = ["load", "loads", "solve", "solve_many", "Lexicon", "load_lexicon", "Result", "Status", "InputError", "verify"]
+__all__ = ["load", "loads", "solve", "solve_many", "Options", "Lexicon", "load_lexicon", "Result", "Status",
+           "InputError", "verify"]
 
 
 def __getattr__(name: str) -> Any:
@@ -22,6 +23,10 @@ def __getattr__(name: str) -> Any:
         from cpwords import api
 
         return getattr(api, name)
+    if name == "Options":
+        from cpwords.options import Options
+
+        return Options
     if name in ("Lexicon", "load_lexicon"):
         from cpwords import lexicon
 
