@@ -7,10 +7,11 @@ the command line, ``workers`` in Python):
 
 >>> Options(workers=2, time_limit=1.5).workers
 2
->>> Options(workers=0)
-Traceback (most recent call last):
-...
-cpwords.errors.InputError: workers: must be at least 1 (got 0)
+>>> try:
+...     Options(workers=0, labels={"workers": "--workers"})
+... except InputError as exc:
+...     print(exc.field, exc.value)
+--workers 0
 """
 
 from __future__ import annotations
