@@ -67,8 +67,8 @@ def route(spec: BaseSpec, options: Options, *, shards: bool = False) -> Route:
     """Where ``spec`` runs under ``options`` (``shards``: the caller asks for the runner).
 
     Workers are the options', else the spec's, else the default: one a core (at most 8) for a
-    kind whose split pays off on its own (:attr:`Sharding.default_spread`: board and grid
-    counts), else one. More than one worker and a kind that splits the spec's task: the shards go
+    kind whose split pays off on its own (:meth:`Sharding.spreads_unasked`: the board count,
+    the grid count without a time limit), else one. More than one worker and a kind that splits the spec's task: the shards go
     to local workers; otherwise the kind solves it here.
     """
     cluster = options.cluster_address()
@@ -82,7 +82,7 @@ def route(spec: BaseSpec, options: Options, *, shards: bool = False) -> Route:
         return Route("workers", n, forced=True, note=note)
     sharding = _sharding(spec) if asked is None or asked > 1 else None
     if asked is None:
-        asked = default_workers() if sharding is not None and sharding.default_spread else 1
+        asked = default_workers() if sharding is not None and sharding.spreads_unasked(spec) else 1
     n, note = worker_count(asked)
     if n > 1 and sharding is not None:
         return Route("workers", n, note=note)

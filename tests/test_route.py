@@ -42,6 +42,17 @@ def test_a_board_count_spreads_by_default_and_one_worker_keeps_it_here() -> None
 
 
 @pytest.mark.skipif(not MANY, reason="one core: every route is this process")
+def test_a_grid_count_spreads_unless_a_time_limit_asks_for_a_lower_bound() -> None:
+    """Cut short in one process a grid count lists grids for the rest of its time (a lower bound);
+    cut short in shards it has none. So a limited count stays here unless workers are asked for."""
+    grid = {"kind": "word_grid", "shape": "gridle-5x5", "task": "count", "engine": "native"}
+    assert route(parse_spec(grid), Options()).where == "workers"
+    limited = parse_spec({**grid, "time_limit": 5})  # the API routes a spec with the run's options applied
+    assert route(limited, Options(time_limit=5)).where == "here"
+    assert route(limited, Options(time_limit=5, workers=2)).where == "workers"
+
+
+@pytest.mark.skipif(not MANY, reason="one core: every route is this process")
 def test_best_board_is_one_chain_here_unless_workers_are_asked_for() -> None:
     assert route(parse_spec(CHAINS), Options()).where == "here"
     assert route(parse_spec(CHAINS), Options(workers=2)).where == "workers"

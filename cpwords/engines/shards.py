@@ -87,14 +87,10 @@ class Sharding:
         an older scheme is refused instead of mixed in.
     uses_seed: the answer depends on the spec's seed (a seeded search), so the seed is part of
         the run's identity.
-    default_spread: one spec's split pays off on its own (a board or grid count), so the route
-        (:func:`cpwords.route.route`) spreads it over one worker a core even when the run asked
-        for no workers; otherwise only when workers are asked for.
     """
 
     version = "1"
     uses_seed = False
-    default_spread = False
 
     def supports(self, spec: BaseSpec) -> bool:
         """Whether this spec's task and engine are sharded here (the others run whole)."""
@@ -110,6 +106,12 @@ class Sharding:
         A plan that takes long watches ``budget`` (the spec's time limit) and raises
         :class:`~cpwords.engines.budget.SearchTimeout` when it ends first."""
         raise NotImplementedError
+
+    def spreads_unasked(self, spec: BaseSpec) -> bool:
+        """Whether one spec's split pays off on its own (a board count), so that the route
+        (:func:`cpwords.route.route`) spreads it over one worker a core even when the run asked
+        for no workers. Default: no; the spec spreads only when workers are asked for."""
+        return False
 
     def worth_spreading(self, spec: BaseSpec, context: Any, shards: Sequence[Shard]) -> bool:
         """Whether the planned ``shards`` are worth local workers: when not (a plan too small for

@@ -76,7 +76,11 @@ class BoardSharding(Sharding):
     """Shards of ``count_boards`` / ``count_suffix_sets`` with the native engine (see the module)."""
 
     version = "1"
-    default_spread = True  # one count's heads keep every core busy
+
+    def spreads_unasked(self, spec: Any) -> bool:
+        """Always: one count's heads keep every core busy (a count cut by its limit still gives
+        what the finished heads counted, a lower bound)."""
+        return True
 
     def supports(self, spec: Any) -> bool:
         """The native counting tasks."""

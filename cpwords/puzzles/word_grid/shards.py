@@ -113,7 +113,13 @@ class GridSharding(Sharding):
     """Shards of ranges of the terms of the native ``count`` (see the module)."""
 
     version = "1"
-    default_spread = True  # a big count's leaves keep every core busy (a small plan stays here)
+
+    def spreads_unasked(self, spec: Any) -> bool:
+        """Without a time limit: a big count's leaves keep every core busy (a small plan stays
+        here, :meth:`worth_spreading`). With one, the count stays in this process unless workers
+        are asked for: cut short there, it lists grids for the rest of the time and reports a lower
+        bound, where a cut sum of signed terms bounds nothing."""
+        return spec.time_limit is None
 
     def supports(self, spec: Any) -> bool:
         """The native count."""
