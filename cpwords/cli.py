@@ -102,32 +102,52 @@ def json_option() -> _Parser:
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command-line grammar; with ``command``, only that sub-command's kind is loaded."""
-    parser = _Parser(prog="cpwords", description="Constraint-programming solver suite for word puzzles.")
-    parser.add_argument("--version", action="version", version=_version())
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    """The command-line grammar of ``command`` (only that sub-command's parts are loaded); without a
+    known command, the overview: every command's name and line, for ``--help``, ``--version`` and
+    a mistyped command (nothing a command needs is loaded then, so it starts fast)."""
+    from cpwords.commands import SCHEMA_HELP, SOLVE_HELP
 
-    p = sub.add_parser("solve", parents=[common_options()], help="solve the puzzle(s) of a YAML file")
-    p.add_argument("file", metavar="PUZZLE.yaml", help="puzzle file (several --- documents make a batch); - reads stdin")
-    p.set_defaults(func=_cmd_solve)
-
-    p = sub.add_parser("schema", parents=[json_option()], help="print the JSON Schema of the puzzle specs")
-    p.add_argument("kind", nargs="?", choices=list(puzzles.kinds()), help="only this kind")
-    p.set_defaults(func=_cmd_schema)
-
-    if command in ("dict", None) or command not in {"solve", "schema"} | {k.command for k in puzzles.kinds().values()}:
+    parser, sub = _main_parser()
+    known = {"solve", "schema", "dict", "serve"} | {k.command for k in puzzles.kinds().values()}
+    if command not in known:
+        return _overview(parser, sub)
+    if command == "solve":
+        p = sub.add_parser("solve", parents=[common_options()], help=SOLVE_HELP)
+        p.add_argument("file", metavar="PUZZLE.yaml", help="puzzle file (several --- documents make a batch); - reads stdin")
+        p.set_defaults(func=_cmd_solve)
+    elif command == "schema":
+        p = sub.add_parser("schema", parents=[json_option()], help=SCHEMA_HELP)
+        p.add_argument("kind", nargs="?", choices=list(puzzles.kinds()), help="only this kind")
+        p.set_defaults(func=_cmd_schema)
+    elif command == "dict":
         from cpwords.commands.dictionary import add_parser as add_dict
 
         add_dict(sub, [json_option()])
-    if command in ("serve", None) or command not in {"solve", "schema", "dict"} | {k.command for k in puzzles.kinds().values()}:
+    elif command == "serve":
         from cpwords.server.cli import add_parser as add_serve
 
         add_serve(sub)
-    chosen = puzzles.by_command(command) if command else None
-    shortcuts = [chosen] if chosen else ([] if command in ("solve", "schema", "dict", "serve") else list(puzzles.kinds().values()))
-    for kind in shortcuts:
-        if kind.cli:
-            kind.load(kind.cli)(sub, [common_options(kind, draws=kind.draws)], command_tools())
+    else:
+        kind = puzzles.by_command(command)
+        assert kind is not None and kind.cli
+        kind.load(kind.cli)(sub, [common_options(kind, draws=kind.draws)], command_tools())
+    return parser
+
+
+def _main_parser() -> tuple[argparse.ArgumentParser, Any]:
+    parser = _Parser(prog="cpwords", description="Constraint-programming solver suite for word puzzles.")
+    parser.add_argument("--version", action="version", version=_version())
+    return parser, parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+
+def _overview(parser: argparse.ArgumentParser, sub: Any) -> argparse.ArgumentParser:
+    """Every command by name with its line, in the order ``--help`` shows them."""
+    from cpwords.commands import DICT_HELP, SCHEMA_HELP, SERVE_HELP, SOLVE_HELP
+
+    lines = [("solve", SOLVE_HELP), ("schema", SCHEMA_HELP), ("dict", DICT_HELP), ("serve", SERVE_HELP)]
+    lines += [(k.command, k.command_help) for k in puzzles.kinds().values() if k.cli]
+    for name, line in lines:
+        sub.add_parser(name, help=line, add_help=False)
     return parser
 
 

@@ -40,7 +40,9 @@ def ref_from_option(text: str | None) -> DictionaryRef:
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
     """Add ``dict`` and its sub-commands to the main command's ``subparsers``."""
-    p = subparsers.add_parser("dict", help="dictionaries: list, info, define")
+    from cpwords.commands import DICT_HELP
+
+    p = subparsers.add_parser("dict", help=DICT_HELP)
     sub = p.add_subparsers(dest="dict_command", metavar="SUBCOMMAND", parser_class=type(p))
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 

@@ -108,6 +108,8 @@ class PuzzleKind:
     name: the YAML ``kind:`` value (``letter_boxed``).
     command: the CLI shortcut (``cpwords letter-boxed …``).
     title: the human name (``Letter Boxed``).
+    command_help: the shortcut command's line in ``cpwords --help`` (read without loading the
+        kind's CLI module, so that the overview of the commands starts fast).
     summary: one line saying what cpwords does with it.
     package: the kind's package (``cpwords.puzzles.letter_boxed``).
     capabilities: engine -> the tasks it performs, in the order shown to users.
@@ -144,6 +146,7 @@ class PuzzleKind:
     summary: str
     package: str
     capabilities: Mapping[str, tuple[str, ...]]
+    command_help: str = ""
     defaults: Mapping[str, str] = field(default_factory=dict)
     engine_modules: Mapping[str, str] = field(default_factory=dict)
     spec: str = "spec:SPEC"

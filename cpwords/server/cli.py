@@ -29,10 +29,11 @@ MIN_MEMORY_MIB, MAX_MEMORY_MIB = 256, 2**40
 
 def add_parser(subparsers: argparse._SubParsersAction[Any], parents: Sequence[argparse.ArgumentParser] = ()) -> None:
     """Add ``serve`` to the main command's ``subparsers``."""
+    from cpwords.commands import SERVE_HELP
     from cpwords.server.config import MAX_BODY_BYTES, default_workers, size_text
 
     p = subparsers.add_parser(
-        "serve", parents=list(parents), help="web pages and a JSON API for every puzzle kind",
+        "serve", parents=list(parents), help=SERVE_HELP,
         description="Serve a page for every puzzle kind and the JSON API (/docs). Listens on 127.0.0.1 "
                     "unless --host says otherwise; give --token (or CPWORDS_TOKEN) before exposing it. "
                     f"Files on the server are never read for a request; bodies are capped at "

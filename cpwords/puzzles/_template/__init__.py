@@ -18,6 +18,7 @@ KIND = PuzzleKind(
     name="_template",
     command="_template",
     title="Anagram (template)",
+    command_help="Anagram (template): every word of some letters",
     summary="every dictionary word made from some letters, each used at most as often as given",
     package=__name__,
     # engine -> the tasks it performs, in the order users see them. Each engine is a module of

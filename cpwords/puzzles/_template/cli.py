@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from cpwords.puzzles._template import KIND
+
 if TYPE_CHECKING:
     from cpwords.puzzles import CommandTools
 
@@ -19,7 +21,7 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     """Add ``_template LETTERS [--task T] [--min-length N]`` to the ``cpwords`` command."""
     from cpwords.puzzles._template.spec import TemplateSpec
 
-    p = subparsers.add_parser("_template", parents=parents, help="Anagram (template): every word of some letters",
+    p = subparsers.add_parser("_template", parents=parents, help=KIND.command_help,
                               description="List (or count) every word made of some letters. "
                                           "Example: cpwords _template listen")
     p.add_argument("letters", metavar="LETTERS", help="the letters, e.g. listen")

@@ -12,6 +12,7 @@ KIND = PuzzleKind(
     name="ladder",
     command="ladder",
     title="Word ladder",
+    command_help="word ladder: change START into TARGET one letter at a time",
     summary="the shortest ladder and the least-rare (common words) ladder, word groups, definitions",
     package=__name__,
     capabilities={"native": ("both", "shortest", "common", "generate")},

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from cpwords.puzzles.ladder import KIND
+
 if TYPE_CHECKING:
     from cpwords.puzzles import CommandTools
 
@@ -16,7 +18,7 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     from cpwords.puzzles.ladder.spec import LadderSpec
 
     p = subparsers.add_parser(
-        "ladder", parents=parents, help="word ladder: change START into TARGET one letter at a time",
+        "ladder", parents=parents, help=KIND.command_help,
         description="Shortest ladder and least-rare (common words) ladder from START to TARGET; "
                     "with --groups L, the word groups of L-letter words instead.",
     )

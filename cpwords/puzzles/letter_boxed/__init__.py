@@ -13,6 +13,7 @@ KIND = PuzzleKind(
     name="letter_boxed",
     command="letter-boxed",
     title="Letter Boxed",
+    command_help="Letter Boxed: fewest words using every letter of a box",
     summary="the fewest-word answer, every answer within k words and how many, puzzle generation",
     package=__name__,
     capabilities={

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from cpwords.puzzles.letter_boxed import KIND
+
 if TYPE_CHECKING:
     from cpwords.puzzles import CommandTools
 
@@ -15,7 +17,7 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     from cpwords.puzzles.letter_boxed.spec import LetterBoxedSpec as Spec
 
     p = subparsers.add_parser(
-        "letter-boxed", parents=parents, help="Letter Boxed: fewest words using every letter of a box",
+        "letter-boxed", parents=parents, help=KIND.command_help,
         description="Solve (or count, list, generate) a Letter Boxed puzzle. Example: "
                     "cpwords letter-boxed paf uot mie xlr --task count --max-words 3",
     )

@@ -14,6 +14,7 @@ KIND = PuzzleKind(
     name="prefix_suffix_board",
     command="board",
     title="Prefix/suffix board",
+    command_help="prefix/suffix boards: count, solve, generate",
     summary="boards where every edge joins a prefix and a suffix into a word: count modulo symmetry, solve, generate",
     package=__name__,
     capabilities={"native": _TASKS, "cpsat": _TASKS, "sat": _TASKS},

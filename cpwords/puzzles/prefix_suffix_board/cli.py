@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
+from cpwords.puzzles.prefix_suffix_board import KIND
 
 if TYPE_CHECKING:
     from cpwords.puzzles import CommandTools
@@ -16,7 +17,7 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     positive_int = tools.positive_int
 
     p = subparsers.add_parser(
-        "board", parents=parents, help="prefix/suffix boards: count, solve, generate",
+        "board", parents=parents, help=KIND.command_help,
         description="Prefix/suffix boards: every edge joins a prefix and a suffix into a word.",
     )
     p.add_argument("--board", default=None, help="board name or YAML file (default okwddm)")

@@ -14,6 +14,7 @@ KIND = PuzzleKind(
     name="ruzzle",
     command="ruzzle",
     title="Ruzzle / Boggle",
+    command_help="every word on a Ruzzle / Boggle board",
     summary="every word on the board with its best-scoring path, exact path counts, a search for rich boards",
     package=__name__,
     capabilities={

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
+from cpwords.puzzles.ruzzle import KIND
 
 if TYPE_CHECKING:
     from cpwords.puzzles import CommandTools
@@ -22,7 +23,7 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: Sequence[argpars
     from cpwords.puzzles.ruzzle.spec import RuzzleSpec as Spec
 
     p = subparsers.add_parser(
-        "ruzzle", parents=list(parents), help="every word on a Ruzzle / Boggle board",
+        "ruzzle", parents=list(parents), help=KIND.command_help,
         description="Find every word on a board of letters (king moves, no cell twice). "
                     "Example: cpwords ruzzle ABCD EFGH IJKL MNOP --bonus TW:1,1 --bonus DL:2,3",
     )

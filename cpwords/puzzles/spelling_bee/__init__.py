@@ -12,6 +12,7 @@ KIND = PuzzleKind(
     name="spelling_bee",
     command="spelling-bee",
     title="Spelling Bee",
+    command_help="Spelling Bee: every word of seven letters with the centre",
     summary="every word of a hive with the game's scoring, pangrams and ranks; generate letter sets",
     package=__name__,
     capabilities={

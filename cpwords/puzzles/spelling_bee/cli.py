@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from cpwords.puzzles.spelling_bee import KIND
+
 if TYPE_CHECKING:
     from cpwords.puzzles import CommandTools
 
@@ -15,7 +17,7 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     from cpwords.puzzles.spelling_bee.spec import SpellingBeeSpec as Spec
 
     p = subparsers.add_parser(
-        "spelling-bee", parents=parents, help="Spelling Bee: every word of seven letters with the centre",
+        "spelling-bee", parents=parents, help=KIND.command_help,
         description="List every word of a Spelling Bee hive with its score, or generate hives. Examples: "
                     "cpwords spelling-bee cejoprt --center c; "
                     "cpwords spelling-bee --task generate --min-words 20 --max-words 40",

@@ -14,6 +14,7 @@ KIND = PuzzleKind(
     name="word_grid",
     command="grid",
     title="Word grid",
+    command_help="word grids (Gridle): generate, fill, count, unscramble",
     summary="crossing-word grids (Gridle 5x5 and 7x7, any shape): generate, fill, count modulo symmetry, unscramble, "
             "make Waffle-style puzzles with a proven unique answer and par",
     package=__name__,

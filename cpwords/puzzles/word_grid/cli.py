@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cpwords.errors import InputError
+from cpwords.puzzles.word_grid import KIND
 
 if TYPE_CHECKING:
     from cpwords.puzzles import CommandTools
@@ -46,7 +47,7 @@ def add_parser(subparsers: Any, parents: list[argparse.ArgumentParser], tools: C
     """Add ``cpwords grid``."""
     positive_int = tools.positive_int
 
-    p = subparsers.add_parser("grid", parents=parents, help="word grids (Gridle): generate, fill, count, unscramble",
+    p = subparsers.add_parser("grid", parents=parents, help=KIND.command_help,
                               description="Crossing-word grids: generate, fill, count, enumerate or unscramble.")
     p.add_argument("--shape", default="gridle-5x5", help="shipped grid name or grid YAML file (default gridle-5x5)")
     task = p.add_mutually_exclusive_group()
