@@ -40,6 +40,7 @@ def timed(tree: Path, argv: tuple[str, ...], cwd: str) -> float:
     """Wall seconds of ``python -m cpwords ARGV`` with ``tree`` first on the path."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("CPWORDS_EXTRA_KINDS", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled once in the warm-up, as pip compiles an install
     t0 = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "cpwords", *argv], capture_output=True, env=env, cwd=cwd)
     seconds = time.perf_counter() - t0
