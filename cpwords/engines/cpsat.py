@@ -216,8 +216,9 @@ def solve(
     """
     plan, too_big = loading_plan(model, budget)
     solver = make_solver(budget, workers=workers, seed=seed, randomize=randomize, parameters=(parameters or {}) | plan)
-    if budget.expired():
-        return Outcome(Status.UNKNOWN, solver=solver, stats={"solver_s": 0.0}, stopped=budget.reason)
+    if budget.expired():  # the model's build took the rest of the time: say so, CP-SAT never started
+        why = None if budget.reason == "interrupted" else "the time limit was reached before CP-SAT could load the model"
+        return Outcome(Status.UNKNOWN, solver=solver, stats={"solver_s": 0.0}, stopped=budget.reason, message=why)
     if too_big is not None:
         return Outcome(Status.UNKNOWN, solver=solver, stats={"solver_s": 0.0}, stopped="time_limit", message=too_big)
     with budget.interrupts(solver.stop_search):
