@@ -40,14 +40,15 @@ ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "950937a"
 
 
-def baseline_cpwords(rev: str, folder: Path) -> Path:
-    """The ``cpwords`` command of revision ``rev``, installed into a venv under ``folder``."""
+def baseline_cpwords(rev: str, folder: Path, extras: str = "") -> Path:
+    """The ``cpwords`` command of revision ``rev``, installed (with ``extras``, e.g. ``[cluster]``)
+    into a venv under ``folder``; the worktree is ``folder / "tree"``."""
     tree = folder / "tree"
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev], check=True,
                    capture_output=True)
     venv = folder / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(tree)], check=True)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"{tree}{extras}"], check=True)
     return venv / "bin" / "cpwords"
 
 

@@ -34,22 +34,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._report import write_section
+from benchmarks.bench_parallel import baseline_cpwords
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The last commit before the route (the kinds' own pools, ruzzle/chains.py).
 BASELINE = "a2ee744"
 GRID_WORDS = ROOT.parent / "shared" / "data" / "gridle-words-7.txt"
-
-
-def installed(rev: str, folder: Path) -> Path:
-    """The ``cpwords`` command of revision ``rev``, installed into a venv under ``folder``."""
-    tree = folder / "tree"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev], check=True,
-                   capture_output=True)
-    venv = folder / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"{tree}[cluster]"], check=True)
-    return venv / "bin" / "cpwords"
 
 
 def timed(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
@@ -95,7 +85,7 @@ def main() -> None:
             grid.write_text(f"kind: word_grid\nshape: gridle-7x7\ntask: count\nengine: native\n"
                             f"distinct_words: false\ndictionary: {{path: {GRID_WORDS}}}\n", encoding="utf-8")
         commands = paths("common-10k" if args.quick else "common-20k", grid)
-        before = installed(args.baseline, folder)
+        before = baseline_cpwords(args.baseline, folder, "[cluster]")
         env["CPWORDS_CACHE_DIR"] = str(folder / "cache")
         try:
             for command in (before, now):  # one-time indexes built before any timing
