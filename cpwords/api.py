@@ -23,7 +23,7 @@ from cpwords.engines.budget import Budget, Progress
 from cpwords.engines.shards import SHARD_SECONDS
 from cpwords.errors import InputError
 from cpwords.options import Options, with_options
-from cpwords.puzzles.loading import load_specs, loads_specs
+from cpwords.puzzles.loading import load_specs
 from cpwords.results import Result, Status
 from cpwords.route import together
 from cpwords.running import (
@@ -52,10 +52,7 @@ def loads(text: str) -> BaseSpec:
     """The single puzzle of a YAML string."""
     if not isinstance(text, str):
         raise InputError("give the puzzle as YAML text (a str)", field="text", value=text)
-    specs = loads_specs(text)
-    if len(specs) != 1:
-        raise InputError(f"expected one puzzle, found {len(specs)}")
-    return specs[0]
+    return as_spec(text)
 
 
 def solve(
